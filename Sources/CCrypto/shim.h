@@ -1,0 +1,2 @@
+#include <openssl/sha.h>
+#include <openssl/evp.h>

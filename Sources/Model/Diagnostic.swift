@@ -1,0 +1,113 @@
+/// How bad a finding is. Ordered so that `.error` is the most severe.
+public enum Severity: String, Codable, Sendable, Comparable, CaseIterable {
+    case note
+    case warning
+    case error
+
+    private var rank: Int {
+        switch self {
+        case .note: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// A secondary remark attached to a diagnostic, optionally pointing somewhere else.
+public struct Note: Hashable, Codable, Sendable {
+    public var message: String
+    public var location: SourceLocation?
+
+    public init(_ message: String, at location: SourceLocation? = nil) {
+        self.message = message
+        self.location = location
+    }
+}
+
+/// A suggested change: a sentence for people, plus the exact edits when they are known.
+///
+/// Fix-its are display-only: msgc never applies one to translated text by itself.
+public struct FixIt: Hashable, Codable, Sendable {
+    public struct Edit: Hashable, Codable, Sendable {
+        public var location: SourceLocation
+        public var replacement: String
+        public init(location: SourceLocation, replacement: String) {
+            self.location = location
+            self.replacement = replacement
+        }
+    }
+
+    public var message: String
+    public var edits: [Edit]
+
+    public init(_ message: String, edits: [Edit] = []) {
+        self.message = message
+        self.edits = edits
+    }
+}
+
+/// What a diagnostic is about, so that later stages (build, coverage) can tell which message,
+/// and which of its locales, a finding keeps from shipping, without parsing message text.
+public struct Subject: Hashable, Codable, Sendable, Comparable {
+    public var product: String
+    public var key: String
+    /// Absent when the finding concerns the message's source text, which affects every locale.
+    public var locale: String?
+
+    public init(product: String, key: String, locale: String? = nil) {
+        self.product = product
+        self.key = key
+        self.locale = locale
+    }
+
+    public static func < (lhs: Subject, rhs: Subject) -> Bool {
+        (lhs.product, lhs.key, lhs.locale ?? "") < (rhs.product, rhs.key, rhs.locale ?? "")
+    }
+}
+
+/// One finding: what is wrong, where, how bad, and what to do about it.
+///
+/// Diagnostics are plain data; renderers turn them into text, JSON, SARIF or annotations.
+public struct Diagnostic: Hashable, Codable, Sendable {
+    public var code: String
+    public var severity: Severity
+    public var location: SourceLocation
+    public var message: String
+    public var notes: [Note]
+    public var fixIts: [FixIt]
+    public var subject: Subject?
+
+    public init(
+        code: String, severity: Severity, location: SourceLocation, message: String,
+        notes: [Note] = [], fixIts: [FixIt] = [], subject: Subject? = nil
+    ) {
+        self.code = code
+        self.severity = severity
+        self.location = location
+        self.message = message
+        self.notes = notes
+        self.fixIts = fixIts
+        self.subject = subject
+    }
+
+    /// The order in which diagnostics leave the process: path, line, column, code, message.
+    public static func outputOrder(_ lhs: Diagnostic, _ rhs: Diagnostic) -> Bool {
+        if lhs.location != rhs.location { return lhs.location < rhs.location }
+        if lhs.code != rhs.code { return lhs.code < rhs.code }
+        if lhs.message != rhs.message { return lhs.message.utf8.lexicographicallyPrecedes(rhs.message.utf8) }
+        return lhs.severity > rhs.severity
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// Sorted for output, duplicates removed.
+    public func sortedForOutput() -> [Diagnostic] {
+        var seen = Set<Diagnostic>()
+        return self.filter { seen.insert($0).inserted }.sorted(by: Diagnostic.outputOrder)
+    }
+
+    public var errorCount: Int { self.count { $0.severity == .error } }
+    public var warningCount: Int { self.count { $0.severity == .warning } }
+}

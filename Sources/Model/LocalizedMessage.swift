@@ -1,0 +1,76 @@
+/// A message in one locale: the source message with every translatable field's text in
+/// that locale (the source text itself for the source locale).
+public struct LocalizedMessage: Sendable {
+    public var message: Message
+    public var locale: String
+    /// The text of each of the message's fields in this locale.
+    public var texts: [MessageField: Located<String>]
+    /// The XLIFF file the texts came from; nil for the source locale.
+    public var translationPath: String?
+
+    public init(message: Message, locale: String, texts: [MessageField: Located<String>], translationPath: String?) {
+        self.message = message
+        self.locale = locale
+        self.texts = texts
+        self.translationPath = translationPath
+    }
+
+    public var isSource: Bool { translationPath == nil }
+    public var subject: Subject { Subject(product: message.product.value, key: message.key.value, locale: locale) }
+
+    public func text(_ field: MessageField) -> Located<String>? { texts[field] }
+}
+
+/// Why a message's field has no usable translation in a locale.
+public enum TranslationGapReason: Hashable, Sendable {
+    /// No unit for the field, or a unit with no target.
+    case missing
+    /// The translator translated a different source text.
+    case stale(recordedSource: String)
+    /// The unit's state is below the project's `minimumState`.
+    case belowMinimumState(state: TranslationState, rawState: String?)
+
+    /// One word for reports: missing, stale, below-minimum-state.
+    public var name: String {
+        switch self {
+        case .missing: "missing"
+        case .stale: "stale"
+        case .belowMinimumState: "below-minimum-state"
+        }
+    }
+}
+
+/// A field of a message that has no usable translation in a locale.
+public struct TranslationGap: Hashable, Sendable {
+    public var subject: Subject
+    public var field: MessageField
+    public var reason: TranslationGapReason
+    /// The unit concerned, when there is one.
+    public var unit: TranslationUnit?
+    public var translationPath: String?
+
+    public init(subject: Subject, field: MessageField, reason: TranslationGapReason, unit: TranslationUnit? = nil, translationPath: String? = nil) {
+        self.subject = subject
+        self.field = field
+        self.reason = reason
+        self.unit = unit
+        self.translationPath = translationPath
+    }
+}
+
+/// The catalog's messages bound to their translations.
+public struct Localization: Sendable {
+    /// Every message in every locale where all its fields have a usable text, sorted by
+    /// product, locale and key. Rules may still keep one of them from shipping.
+    public var candidates: [LocalizedMessage]
+    /// Fields without a usable translation, sorted by subject and field.
+    public var gaps: [TranslationGap]
+    /// The translation file chosen for each locale.
+    public var fileForLocale: [String: String]
+
+    public init(candidates: [LocalizedMessage], gaps: [TranslationGap], fileForLocale: [String: String]) {
+        self.candidates = candidates
+        self.gaps = gaps
+        self.fileForLocale = fileForLocale
+    }
+}

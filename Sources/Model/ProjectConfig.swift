@@ -1,0 +1,101 @@
+/// How translations are judged ready: the least XLIFF state that counts as translated.
+public enum TranslationState: String, Codable, Sendable, CaseIterable, Comparable {
+    /// No usable target: absent, empty, or in a state that means "not translated yet".
+    case untranslated
+    case translated
+    case reviewed
+    case final
+
+    private var rank: Int { Self.allCases.firstIndex(of: self)! }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// The unit in which Apple's length limits are counted.
+public enum LengthMeasure: String, Codable, Sendable, CaseIterable {
+    case graphemes
+    case scalars
+    case utf16
+    case utf8
+
+    /// The count of `text` in this measure.
+    public func count(_ text: String) -> Int {
+        switch self {
+        case .graphemes: text.count
+        case .scalars: text.unicodeScalars.count
+        case .utf16: text.utf16.count
+        case .utf8: text.utf8.count
+        }
+    }
+
+    /// How a count in this measure reads in a message: "UTF-16 units".
+    public var unitName: String {
+        switch self {
+        case .graphemes: "graphemes"
+        case .scalars: "scalars"
+        case .utf16: "UTF-16 units"
+        case .utf8: "UTF-8 bytes"
+        }
+    }
+}
+
+/// One auto-renewable subscription product that retention messages are written for.
+public struct ProductConfig: Hashable, Sendable {
+    public var id: Located<String>
+    /// A narrower locale list than the project's, when given.
+    public var locales: [Located<String>]?
+
+    public init(id: Located<String>, locales: [Located<String>]? = nil) {
+        self.id = id
+        self.locales = locales
+    }
+}
+
+/// The contents of `msgc.yaml`.
+///
+/// Every value keeps its location. Values the file does not give, or gives wrongly, fall back
+/// to defaults so that later stages can still run; the parser reports the mistake.
+public struct ProjectConfig: Hashable, Sendable {
+    public static let fileName = "msgc.yaml"
+
+    public var bundleId: Located<String>
+    public var sourceLocale: Located<String>
+    public var locales: [Located<String>]
+    public var extraLocales: [Located<String>]
+    /// The UUID namespace of every identifier, as written (validated by the parser).
+    public var namespace: Located<String>
+    public var minimumState: TranslationState
+    public var lengthMeasure: LengthMeasure
+    public var products: [ProductConfig]
+
+    public init(
+        bundleId: Located<String>, sourceLocale: Located<String>, locales: [Located<String>],
+        extraLocales: [Located<String>] = [], namespace: Located<String>,
+        minimumState: TranslationState = .translated, lengthMeasure: LengthMeasure = .utf16,
+        products: [ProductConfig]
+    ) {
+        self.bundleId = bundleId
+        self.sourceLocale = sourceLocale
+        self.locales = locales
+        self.extraLocales = extraLocales
+        self.namespace = namespace
+        self.minimumState = minimumState
+        self.lengthMeasure = lengthMeasure
+        self.products = products
+    }
+
+    /// The product with this identifier, if the project declares it.
+    public func product(_ id: String) -> ProductConfig? {
+        products.first { $0.id.value == id }
+    }
+
+    /// The locales a product's messages ship in, source locale first, each once.
+    public func locales(of productId: String) -> [String] {
+        let list = (product(productId)?.locales ?? locales).map(\.value)
+        var seen = Set<String>()
+        var ordered = [String]()
+        for locale in [sourceLocale.value] + list where list.contains(locale) || locale == sourceLocale.value {
+            if seen.insert(locale).inserted { ordered.append(locale) }
+        }
+        return ordered
+    }
+}

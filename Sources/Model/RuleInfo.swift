@@ -1,0 +1,71 @@
+/// Everything msgc says about one diagnostic code: the single source for tests,
+/// `msgc explain`, the SARIF rules table and the docs.
+public struct RuleInfo: Hashable, Sendable {
+    /// Area prefix plus number, never reused: `LEN001`.
+    public var code: String
+    /// Names the problem found, in kebab case: `field-too-long`.
+    public var name: String
+    public var severity: Severity
+    /// One line: what the rule finds.
+    public var summary: String
+    /// Why it matters.
+    public var rationale: String
+    /// Examples that must not and must trigger the rule; they are also its tests.
+    public var examples: [RuleExample]
+
+    public init(code: String, name: String, severity: Severity, summary: String, rationale: String, examples: [RuleExample] = []) {
+        self.code = code
+        self.name = name
+        self.severity = severity
+        self.summary = summary
+        self.rationale = rationale
+        self.examples = examples
+    }
+}
+
+/// A small content-tree change that shows a rule at work.
+///
+/// `files` maps root-relative paths to file text. Message examples are usually written as
+/// the fields of one message (`path` is `messages/example.yaml`): the example harness merges
+/// them over a valid base message. `⟦` and `⟧` mark the span an invalid example's diagnostic
+/// must cover; they are removed before the text is parsed.
+public struct RuleExample: Hashable, Sendable {
+    public enum Kind: String, Sendable { case valid, invalid }
+
+    public var kind: Kind
+    /// The file the example is written in, as `msgc explain` shows it.
+    public var path: String
+    public var text: String
+    /// Further files of the example tree (translations, config), by root-relative path.
+    public var extraFiles: [String: String]
+    /// Whether `text` is a fragment of message fields to merge into the base message.
+    public var isMessageFragment: Bool
+
+    public init(kind: Kind, path: String, text: String, extraFiles: [String: String] = [:], isMessageFragment: Bool) {
+        self.kind = kind
+        self.path = path
+        self.text = text
+        self.extraFiles = extraFiles
+        self.isMessageFragment = isMessageFragment
+    }
+
+    /// Message fields that must not trigger the rule.
+    public static func valid(_ fields: String, extraFiles: [String: String] = [:]) -> RuleExample {
+        RuleExample(kind: .valid, path: "messages/example.yaml", text: fields, extraFiles: extraFiles, isMessageFragment: true)
+    }
+
+    /// Message fields that must trigger the rule exactly on the `⟦…⟧` spans.
+    public static func invalid(_ fields: String, extraFiles: [String: String] = [:]) -> RuleExample {
+        RuleExample(kind: .invalid, path: "messages/example.yaml", text: fields, extraFiles: extraFiles, isMessageFragment: true)
+    }
+
+    /// A whole file that must not trigger the rule.
+    public static func validFile(_ path: String, _ text: String, extraFiles: [String: String] = [:]) -> RuleExample {
+        RuleExample(kind: .valid, path: path, text: text, extraFiles: extraFiles, isMessageFragment: false)
+    }
+
+    /// A whole file that must trigger the rule exactly on the `⟦…⟧` spans.
+    public static func invalidFile(_ path: String, _ text: String, extraFiles: [String: String] = [:]) -> RuleExample {
+        RuleExample(kind: .invalid, path: path, text: text, extraFiles: extraFiles, isMessageFragment: false)
+    }
+}

@@ -1,0 +1,70 @@
+/// One translation unit read from an XLIFF file.
+public struct TranslationUnit: Hashable, Sendable {
+    /// `PRODUCT/KEY/field`, as written by `msgc extract`.
+    public var id: Located<String>
+    /// The source text the translator saw.
+    public var source: Located<String>
+    /// The translated text; absent when the unit has no target or an empty one.
+    public var target: Located<String>?
+    /// The target's state, mapped onto msgc's scale (see SPEC.md "XLIFF states").
+    public var state: TranslationState
+    /// The state as the file wrote it, for reports (`needs-review-l10n`, `initial`).
+    public var rawState: String?
+    /// Names of inline elements found in the target (`g`, `ph`, `pc`, …), in order.
+    public var inlineMarkup: [Located<String>]
+    /// Where the unit starts.
+    public var location: SourceLocation
+
+    public init(
+        id: Located<String>, source: Located<String>, target: Located<String>?, state: TranslationState,
+        rawState: String? = nil, inlineMarkup: [Located<String>] = [], location: SourceLocation
+    ) {
+        self.id = id
+        self.source = source
+        self.target = target
+        self.state = state
+        self.rawState = rawState
+        self.inlineMarkup = inlineMarkup
+        self.location = location
+    }
+
+    /// The unit id split into message id and field, when it has msgc's shape.
+    public var parsedID: (product: String, key: String, field: MessageField)? {
+        let parts = id.value.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let field = MessageField(String(parts[parts.count - 1])) else { return nil }
+        let key = String(parts[parts.count - 2])
+        let product = parts[0..<(parts.count - 2)].joined(separator: "/")
+        guard !product.isEmpty, !key.isEmpty else { return nil }
+        return (product, key, field)
+    }
+}
+
+/// One XLIFF file of the content tree, as far as it could be read.
+public struct TranslationFile: Hashable, Sendable {
+    public enum Version: String, Sendable, Hashable {
+        case v1_2 = "1.2"
+        case v2_0 = "2.0"
+    }
+
+    public var path: String
+    public var version: Version?
+    /// `target-language` (1.2) or `trgLang` (2.0): this decides the file's locale.
+    public var targetLanguage: Located<String>?
+    public var sourceLanguage: Located<String>?
+    public var units: [TranslationUnit]
+    /// False when the file could not be read at all (malformed, DOCTYPE, not XLIFF); its
+    /// units are then empty and the reason is a diagnostic.
+    public var isReadable: Bool
+
+    public init(
+        path: String, version: Version?, targetLanguage: Located<String>?, sourceLanguage: Located<String>?,
+        units: [TranslationUnit], isReadable: Bool
+    ) {
+        self.path = path
+        self.version = version
+        self.targetLanguage = targetLanguage
+        self.sourceLanguage = sourceLanguage
+        self.units = units
+        self.isReadable = isReadable
+    }
+}
