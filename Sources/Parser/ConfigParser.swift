@@ -1,0 +1,148 @@
+import Model
+import Yams
+
+/// Reads `msgc.yaml` into a `ProjectConfig`.
+public enum ConfigParser {
+    static let knownKeys = [
+        "bundleId", "sourceLocale", "locales", "extraLocales", "namespace", "minimumState", "lengthMeasure", "products",
+    ]
+    static let productKeys = ["id", "locales"]
+
+    /// Parses the text of `msgc.yaml`. The config is nil only when the file is unusable
+    /// (malformed, not a mapping, or missing a field nothing can stand in for).
+    public static func parse(bytes: [UInt8], path: String = ProjectConfig.fileName) -> (ProjectConfig?, SourceFile?, [Diagnostic]) {
+        let (document, parseDiagnostics) = YAMLDocument.parse(bytes: bytes, path: path)
+        guard let document else { return (nil, nil, parseDiagnostics) }
+        var diagnostics = parseDiagnostics
+        guard let root = document.root else { return (nil, document.source, diagnostics) }
+        guard var reader = MappingReader(root, in: document, context: "msgc.yaml", diagnostics: &diagnostics) else {
+            return (nil, document.source, diagnostics)
+        }
+
+        let bundleId = reader.string("bundleId", required: true)
+        let sourceLocale = reader.string("sourceLocale", required: true)
+        let locales = reader.strings("locales", required: true) ?? []
+        let extraLocales = reader.strings("extraLocales") ?? []
+        let namespace = reader.string("namespace", required: true)
+        let minimumState = reader.choice("minimumState", as: ReadinessLevel.self)
+        let lengthMeasure = reader.choice("lengthMeasure", as: LengthMeasure.self)
+        var products: [ProductConfig] = []
+        if let (nodes, _) = reader.sequence("products", required: true) {
+            for node in nodes {
+                guard var productReader = MappingReader(node, in: document, context: "product", diagnostics: &diagnostics) else { continue }
+                let id = productReader.string("id", required: true)
+                let productLocales = productReader.strings("locales")
+                productReader.finish(known: productKeys)
+                diagnostics += productReader.diagnostics
+                if let id { products.append(ProductConfig(id: id, locales: productLocales)) }
+            }
+        }
+        reader.finish(known: knownKeys)
+        diagnostics += reader.diagnostics
+
+        if let namespace, UUIDText.parse(namespace.value) == nil {
+            diagnostics.append(ParserDiagnostics.invalidNamespace.diagnose(
+                "namespace '\(namespace.value)' is not a UUID", at: namespace.valueSpan,
+                fixIts: [FixIt("use a UUID such as the one `msgc init` writes, and never change it after uploading")]))
+        }
+        if let bundleId { checkPathSafe(bundleId, what: "bundleId", into: &diagnostics) }
+        var seenProducts = Set<String>()
+        for product in products {
+            checkPathSafe(product.id, what: "product id", into: &diagnostics)
+            if !seenProducts.insert(product.id.value).inserted {
+                diagnostics.append(ParserDiagnostics.duplicateProduct.diagnose(
+                    "product '\(product.id.value)' is listed more than once", at: product.id.valueSpan))
+            }
+            checkDuplicates(product.locales ?? [], into: &diagnostics)
+            for locale in product.locales ?? [] where !locales.contains(where: { $0.value == locale.value }) {
+                diagnostics.append(ParserDiagnostics.sourceLocaleNotListed.diagnose(
+                    "product '\(product.id.value)' lists locale '\(locale.value)', which is not in the project's locales",
+                    at: locale.valueSpan, fixIts: [FixIt("add '\(locale.value)' to `locales`, or remove it here")]))
+            }
+        }
+        checkDuplicates(locales, into: &diagnostics)
+        if let sourceLocale, !locales.isEmpty, !locales.contains(where: { $0.value == sourceLocale.value }) {
+            diagnostics.append(ParserDiagnostics.sourceLocaleNotListed.diagnose(
+                "sourceLocale '\(sourceLocale.value)' is not in `locales`", at: sourceLocale.valueSpan,
+                fixIts: [FixIt("add '\(sourceLocale.value)' to `locales`")]))
+        }
+        if reader.mapping.contains(where: { $0.key.scalar?.string == "locales" }), locales.isEmpty {
+            diagnostics.append(ParserDiagnostics.emptyProjectList.diagnose("`locales` lists no locale", at: reader.location))
+        }
+        if reader.mapping.contains(where: { $0.key.scalar?.string == "products" }), products.isEmpty {
+            diagnostics.append(ParserDiagnostics.emptyProjectList.diagnose("`products` lists no product", at: reader.location))
+        }
+
+        guard let bundleId, let sourceLocale, let namespace else { return (nil, document.source, diagnostics) }
+        let config = ProjectConfig(
+            bundleId: bundleId, sourceLocale: sourceLocale, locales: locales, extraLocales: extraLocales,
+            namespace: namespace, minimumState: minimumState?.value.state ?? .translated,
+            lengthMeasure: lengthMeasure?.value ?? .utf16, products: products)
+        return (config, document.source, diagnostics)
+    }
+
+    private static func checkPathSafe(_ value: Located<String>, what: String, into diagnostics: inout [Diagnostic]) {
+        let allowed = value.value.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_")
+        }
+        guard !allowed || value.value.isEmpty else { return }
+        diagnostics.append(ParserDiagnostics.invalidProductId.diagnose(
+            "\(what) '\(value.value)' may hold only ASCII letters, digits, '.', '_' and '-'", at: value.valueSpan))
+    }
+
+    private static func checkDuplicates(_ list: [Located<String>], into diagnostics: inout [Diagnostic]) {
+        var seen = Set<String>()
+        for item in list where !seen.insert(item.value).inserted {
+            diagnostics.append(ParserDiagnostics.duplicateProduct.diagnose(
+                "locale '\(item.value)' is listed more than once", at: item.valueSpan))
+        }
+    }
+}
+
+/// The words `minimumState` accepts.
+enum ReadinessLevel: String, CaseIterable {
+    case translated, reviewed, final
+
+    var state: TranslationState {
+        switch self {
+        case .translated: .translated
+        case .reviewed: .reviewed
+        case .final: .final
+        }
+    }
+}
+
+/// Parsing of UUIDs written as text.
+public enum UUIDText {
+    /// The 16 bytes of a UUID written `8-4-4-4-12` in hexadecimal, any case.
+    public static func parse(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 36 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        for (index, character) in utf8.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard let nibble = hexValue(character) else { return nil }
+            if let pending = high {
+                bytes.append(pending << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Model
+import Yams
+
+/// Reads a message source file (`messages/**/*.yaml`) into messages.
+public enum MessageSourceParser {
+    static let fileKeys = ["messages"]
+    static let messageKeys = [
+        "key", "product", "type", "default", "header", "body", "headerPosition", "image", "bullets", "note",
+    ]
+    static let imageKeys = ["file", "alt"]
+    static let bulletKeys = ["text", "image", "alt"]
+
+    /// Parses one source file. Messages with mistakes are kept as far as they could be read,
+    /// so that later rules still see them; each mistake is a diagnostic.
+    public static func parse(bytes: [UInt8], path: String) -> ([Message], SourceFile?, [Diagnostic]) {
+        let (document, parseDiagnostics) = YAMLDocument.parse(bytes: bytes, path: path)
+        guard let document else { return ([], nil, parseDiagnostics) }
+        var diagnostics = parseDiagnostics
+        guard let root = document.root else { return ([], document.source, diagnostics) }
+        guard var fileReader = MappingReader(root, in: document, context: "a message source file", diagnostics: &diagnostics) else {
+            return ([], document.source, diagnostics)
+        }
+        var messages: [Message] = []
+        if let (nodes, _) = fileReader.sequence("messages", required: true) {
+            for node in nodes {
+                if let message = parseMessage(node, in: document, diagnostics: &diagnostics) {
+                    messages.append(message)
+                }
+            }
+        }
+        fileReader.finish(known: fileKeys)
+        diagnostics += fileReader.diagnostics
+        return (messages, document.source, diagnostics)
+    }
+
+    private static func parseMessage(_ node: Node, in document: YAMLDocument, diagnostics: inout [Diagnostic]) -> Message? {
+        guard var reader = MappingReader(node, in: document, context: "message", diagnostics: &diagnostics) else { return nil }
+        let key = reader.string("key", required: true)
+        let product = reader.string("product", required: true)
+        let type = reader.choice("type", as: MessageType.self, required: true)
+        let isDefault = reader.bool("default")
+        let header = reader.string("header", required: true)
+        let body = reader.string("body", required: true)
+        let headerPosition = reader.choice("headerPosition", as: HeaderPosition.self)
+        let note = reader.string("note")
+
+        var image: MessageImage?
+        if let imageNode = reader.value("image") {
+            if case .scalar(let scalar) = imageNode, !scalar.isNull {
+                reader.report(ParserDiagnostics.wrongType.diagnose(
+                    "'image' must be a mapping with 'file' and 'alt', not text", at: document.location(of: imageNode),
+                    fixIts: [FixIt("write `image: { file: \(scalar.string), alt: … }`")]))
+            } else if case .scalar = imageNode {
+                // `image:` with no value: no image.
+            } else if var imageReader = MappingReader(imageNode, in: document, context: "image", diagnostics: &diagnostics) {
+                let file = imageReader.string("file", required: true)
+                let alt = imageReader.string("alt")
+                imageReader.finish(known: imageKeys)
+                diagnostics += imageReader.diagnostics
+                image = MessageImage(file: file, alt: alt, location: imageReader.location)
+            }
+        }
+
+        var bullets: [BulletPoint] = []
+        let bulletList = reader.sequence("bullets")
+        for bulletNode in bulletList?.nodes ?? [] {
+            guard var bulletReader = MappingReader(bulletNode, in: document, context: "bullet point", diagnostics: &diagnostics) else {
+                continue
+            }
+            let text = bulletReader.string("text")
+            let bulletImage = bulletReader.string("image")
+            let alt = bulletReader.string("alt")
+            bulletReader.finish(known: bulletKeys)
+            diagnostics += bulletReader.diagnostics
+            bullets.append(BulletPoint(text: text, image: bulletImage, alt: alt, location: bulletReader.location))
+        }
+        reader.finish(known: messageKeys)
+        diagnostics += reader.diagnostics
+
+        if let key, !isValidKey(key.value) {
+            let suggestion = suggestedKey(key.value)
+            diagnostics.append(ParserDiagnostics.invalidKey.diagnose(
+                "message key '\(key.value)' must match [a-z0-9][a-z0-9._-]*", at: key.valueSpan,
+                fixIts: suggestion.map { [FixIt("use '\($0)'", edits: [.init(location: key.valueSpan, replacement: $0)])] } ?? []))
+        }
+        guard let key, let product, let type else { return nil }
+        return Message(
+            key: key, product: product, type: type, isDefault: isDefault, header: header, body: body,
+            headerPosition: headerPosition, image: image, bullets: bullets, bulletsLocation: bulletList?.location,
+            note: note, location: reader.location)
+    }
+
+    /// Whether `key` matches `[a-z0-9][a-z0-9._-]*`.
+    public static func isValidKey(_ key: String) -> Bool {
+        guard let first = key.utf8.first, isLowerAlphanumeric(first) else { return false }
+        return key.utf8.allSatisfy { isLowerAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
+    private static func isLowerAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    private static func suggestedKey(_ key: String) -> String? {
+        var result = ""
+        for scalar in key.lowercased().unicodeScalars {
+            if scalar.isASCII, isLowerAlphanumeric(UInt8(scalar.value)) || scalar == "." || scalar == "_" || scalar == "-" {
+                result.unicodeScalars.append(scalar)
+            } else if scalar == " " {
+                result += "-"
+            }
+        }
+        while let first = result.utf8.first, !isLowerAlphanumeric(first) { result.removeFirst() }
+        return isValidKey(result) ? result : nil
+    }
+}

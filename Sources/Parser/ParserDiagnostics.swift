@@ -1,0 +1,136 @@
+import Model
+
+/// The diagnostics the parser itself reports: files that cannot be read and sources whose
+/// shape is wrong. Every one is an error: a build cannot trust a tree it could not read.
+public enum ParserDiagnostics {
+    public static let malformedYAML = RuleInfo(
+        code: "PRS001", name: "malformed-yaml", severity: .error,
+        summary: "A message source or msgc.yaml is not well-formed YAML.",
+        rationale: "msgc cannot know what a file that does not parse means, so it reports the first place libyaml could not read and uses nothing from the file.",
+        examples: [
+            .validFile("messages/example.yaml", "messages:\n  - key: winback\n"),
+            .invalidFile("messages/example.yaml", "messages:\n  - key: winback\n    header: \"Stay with Premium⟦\n⟧"),
+        ])
+
+    public static let invalidEncoding = RuleInfo(
+        code: "PRS002", name: "invalid-utf8", severity: .error,
+        summary: "A source file is not valid UTF-8.",
+        rationale: "Apple takes UTF-8 text. A byte sequence that is not UTF-8 (often a file saved as Windows-1252) would reach users as replacement characters, so msgc refuses it and points at the first bad byte rather than repairing it.")
+
+    public static let unknownKey = RuleInfo(
+        code: "PRS003", name: "unknown-key", severity: .error,
+        summary: "A mapping has a key msgc does not know.",
+        rationale: "A misspelt key (`heder`, `defualt`) would otherwise be ignored silently and the field it meant to set would keep its default.",
+        examples: [
+            .valid("header: Stay with Premium"),
+            .invalid("header: Stay with Premium\n⟦subtitle⟧: Save 50%"),
+        ])
+
+    public static let wrongType = RuleInfo(
+        code: "PRS004", name: "wrong-type", severity: .error,
+        summary: "A value has the wrong YAML type: a list where text belongs, text where a mapping belongs.",
+        rationale: "msgc reads each key as one type; anything else is a mistake in the source that would change the message silently if msgc guessed.",
+        examples: [
+            .valid("default: true"),
+            .invalid("default: ⟦sometimes⟧"),
+        ])
+
+    public static let missingField = RuleInfo(
+        code: "PRS005", name: "missing-required-field", severity: .error,
+        summary: "A required key is missing or has no value.",
+        rationale: "Apple requires a header and a body for every message, and msgc needs each message's key, product and type to place it.",
+        examples: [
+            .validFile("messages/example.yaml", "messages:\n  - key: winback\n    product: com.example.news.premium.yearly\n    type: text\n    default: true\n    header: Stay with Premium\n    body: Keep reading without limits.\n"),
+            .invalidFile("messages/example.yaml", "messages:\n  ⟦- key: winback⟧\n    product: com.example.news.premium.yearly\n    type: text\n    default: true\n    body: Keep reading without limits.\n"),
+        ])
+
+    public static let valueNotAllowed = RuleInfo(
+        code: "PRS006", name: "value-not-allowed", severity: .error,
+        summary: "A value is outside the set the key allows.",
+        rationale: "Keys such as `type`, `headerPosition`, `minimumState` and `lengthMeasure` take one of a few words; any other word is a typo msgc must not guess at.",
+        examples: [
+            .valid("headerPosition: above-body"),
+            .invalid("headerPosition: ⟦above-title⟧"),
+        ])
+
+    public static let duplicateYAMLKey = RuleInfo(
+        code: "PRS007", name: "duplicate-yaml-key", severity: .error,
+        summary: "A mapping gives the same key twice.",
+        rationale: "YAML forbids it, and which value a tool keeps differs from tool to tool.")
+
+    public static let unreadableFile = RuleInfo(
+        code: "PRS008", name: "unreadable-file", severity: .error,
+        summary: "A file or folder of the content tree cannot be read.",
+        rationale: "A file msgc cannot read is content it cannot check or ship; this is an I/O failure and makes msgc exit with status 2.")
+
+    public static let inputTooLarge = RuleInfo(
+        code: "PRS009", name: "input-too-large", severity: .error,
+        summary: "A file is larger, or nests deeper, than msgc reads.",
+        rationale: "Message sources are small. A huge or absurdly nested file is a mistake or an attack, and reading it could exhaust memory or the stack.")
+
+    public static let invalidKey = RuleInfo(
+        code: "PRS010", name: "invalid-message-key", severity: .error,
+        summary: "A message key does not match `[a-z0-9][a-z0-9._-]*`.",
+        rationale: "Keys become part of XLIFF unit ids, identifiers and bundle paths; keeping them to lower-case ASCII letters, digits, `.`, `_` and `-` keeps every one of those safe.",
+        examples: [
+            .valid("key: winback.v2"),
+            .invalid("key: ⟦Winback Offer⟧"),
+        ])
+
+    public static let missingConfig = RuleInfo(
+        code: "CFG001", name: "missing-config", severity: .error,
+        summary: "The content tree has no msgc.yaml.",
+        rationale: "msgc.yaml names the app, its locales and products and the identifier namespace; without it nothing can be checked or built. Run `msgc init` to make one.")
+
+    public static let invalidNamespace = RuleInfo(
+        code: "CFG002", name: "invalid-namespace", severity: .error,
+        summary: "`namespace` in msgc.yaml is not a UUID.",
+        rationale: "Every message and image identifier is a UUID version 5 in this namespace. It must be a UUID written as 36 hexadecimal characters and hyphens, and must never change once messages have been uploaded.",
+        examples: [
+            .validFile("msgc.yaml", "namespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b"),
+            .invalidFile("msgc.yaml", "namespace: ⟦1b4e28ba2fa14d3b⟧"),
+        ])
+
+    public static let invalidProductId = RuleInfo(
+        code: "CFG003", name: "invalid-product-id", severity: .error,
+        summary: "A product identifier or the bundle identifier cannot be used in Apple's paths.",
+        rationale: "Apple's client libraries put the product identifier into the request path verbatim; it must be a non-empty run of letters, digits, `.`, `_` and `-`.",
+        examples: [
+            .validFile("msgc.yaml", "products:\n  - id: com.example.news.premium.yearly"),
+            .invalidFile("msgc.yaml", "products:\n  - id: ⟦com.example.news/premium yearly⟧"),
+        ])
+
+    public static let duplicateProduct = RuleInfo(
+        code: "CFG004", name: "duplicate-product", severity: .error,
+        summary: "msgc.yaml lists the same product or locale twice.",
+        rationale: "A product or locale listed twice is a copy-and-paste slip; its second entry would be ignored.")
+
+    public static let sourceLocaleNotListed = RuleInfo(
+        code: "CFG005", name: "source-locale-not-listed", severity: .error,
+        summary: "`sourceLocale` is not in the project's `locales`.",
+        rationale: "The source text ships as the source locale's messages, so that locale must be one the project enables.")
+
+    public static let emptyProjectList = RuleInfo(
+        code: "CFG006", name: "empty-project-list", severity: .error,
+        summary: "msgc.yaml lists no products or no locales.",
+        rationale: "A project without products or locales has nothing to build.")
+
+    /// Every code the parser can report, alphabetized by code.
+    public static let all: [RuleInfo] = [
+        missingConfig, invalidNamespace, invalidProductId, duplicateProduct, sourceLocaleNotListed, emptyProjectList,
+        malformedYAML, invalidEncoding, unknownKey, wrongType, missingField, valueNotAllowed, duplicateYAMLKey,
+        unreadableFile, inputTooLarge, invalidKey,
+    ]
+
+    /// Codes that stand for an I/O failure rather than a mistake in the content.
+    public static let ioFailureCodes: Set<String> = [unreadableFile.code, missingConfig.code]
+}
+
+extension RuleInfo {
+    /// A diagnostic of this code at its default severity.
+    public func diagnose(
+        _ message: String, at location: SourceLocation, notes: [Note] = [], fixIts: [FixIt] = [], subject: Subject? = nil
+    ) -> Diagnostic {
+        Diagnostic(code: code, severity: severity, location: location, message: message, notes: notes, fixIts: fixIts, subject: subject)
+    }
+}

@@ -1,0 +1,332 @@
+import Model
+import Yams
+
+/// One YAML file of the content tree, composed into Yams nodes, with the helpers that turn
+/// nodes into located values and report every shape mistake as a diagnostic.
+struct YAMLDocument {
+    /// Deeper nesting than this is refused before libyaml sees it: message sources need
+    /// five levels, and the composer recurses once per level.
+    static let maxNestingDepth = 64
+
+    let path: String
+    let source: SourceFile
+    let root: Node?
+    private let lines: [Substring]
+
+    /// Parses `bytes` read from `path`; a file that cannot be used gives a nil root and diagnostics.
+    static func parse(bytes: [UInt8], path: String) -> (YAMLDocument?, [Diagnostic]) {
+        let text: String
+        switch UTF8Text.decode(bytes) {
+        case .success(let decoded):
+            text = decoded
+        case .failure(let invalid):
+            let offset = invalid.offset
+            let position = UTF8Text.lineAndColumn(ofByte: offset, in: bytes)
+            let byte = String(bytes[offset], radix: 16, uppercase: true)
+            return (nil, [ParserDiagnostics.invalidEncoding.diagnose(
+                "file is not valid UTF-8: byte 0x\(byte) at offset \(offset) does not start a valid sequence",
+                at: SourceLocation(path: path, line: position.line, column: position.column),
+                fixIts: [FixIt("save the file as UTF-8")])])
+        }
+        let source = SourceFile(path: path, text: text)
+        if let location = deepNesting(in: text, path: path) {
+            return (nil, [ParserDiagnostics.inputTooLarge.diagnose(
+                "YAML nests deeper than \(maxNestingDepth) levels", at: location)])
+        }
+        do {
+            let root = try Yams.compose(yaml: text)
+            return (YAMLDocument(path: path, source: source, root: root), [])
+        } catch let error as YamlError {
+            return (YAMLDocument(path: path, source: source, root: nil), [diagnostic(for: error, path: path)])
+        } catch {
+            return (YAMLDocument(path: path, source: source, root: nil), [ParserDiagnostics.malformedYAML.diagnose(
+                "YAML could not be read: \(error)", at: SourceLocation(path: path))])
+        }
+    }
+
+    private init(path: String, source: SourceFile, root: Node?) {
+        self.path = path
+        self.source = source
+        self.root = root
+        self.lines = source.text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// A conservative estimate of nesting: indentation, block-sequence dashes and open flow
+    /// brackets. It may overestimate, never underestimate, so it only ever refuses absurd input.
+    private static func deepNesting(in text: String, path: String) -> SourceLocation? {
+        var flowDepth = 0
+        var lineNumber = 1
+        var atLineStart = true
+        var blockDepth = 0
+        var column = 1
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\n"):
+                lineNumber += 1
+                atLineStart = true
+                blockDepth = 0
+                column = 0
+            case UInt8(ascii: " ") where atLineStart:
+                blockDepth += 1
+            case UInt8(ascii: "-") where atLineStart:
+                blockDepth += 2
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                atLineStart = false
+                flowDepth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                atLineStart = false
+                flowDepth = max(0, flowDepth - 1)
+            default:
+                atLineStart = false
+            }
+            column += 1
+            if flowDepth + blockDepth / 2 > maxNestingDepth * 4 || flowDepth > maxNestingDepth {
+                return SourceLocation(path: path, line: lineNumber, column: max(column - 1, 1))
+            }
+        }
+        return nil
+    }
+
+    private static func diagnostic(for error: YamlError, path: String) -> Diagnostic {
+        func at(_ mark: Mark) -> SourceLocation { SourceLocation(path: path, line: mark.line, column: mark.column) }
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            var notes: [Note] = []
+            if let context { notes.append(Note(context.text, at: at(context.mark))) }
+            return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(problem)", at: at(mark), notes: notes)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let names = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            return ParserDiagnostics.duplicateYAMLKey.diagnose(
+                "mapping gives the key \(names) more than once", at: at(context.mark),
+                fixIts: [FixIt("keep one of the entries")])
+        case .reader(let problem, let offset, _, _):
+            return ParserDiagnostics.malformedYAML.diagnose(
+                "YAML could not be read: \(problem)\(offset.map { " at offset \($0)" } ?? "")", at: SourceLocation(path: path))
+        default:
+            return ParserDiagnostics.malformedYAML.diagnose("YAML could not be read: \(error)", at: SourceLocation(path: path))
+        }
+    }
+
+    // MARK: Locations
+
+    func location(of node: Node) -> SourceLocation {
+        guard let mark = node.mark else { return SourceLocation(path: path) }
+        return SourceLocation(path: path, line: mark.line, column: mark.column)
+    }
+
+    /// The value of a scalar, located, with how its text maps back to columns.
+    func located(_ scalar: Node.Scalar) -> Located<String> {
+        guard let mark = scalar.mark else { return Located(scalar.string, at: SourceLocation(path: path), style: .opaque) }
+        let location = SourceLocation(path: path, line: mark.line, column: mark.column)
+        guard mark.line - 1 < lines.count else { return Located(scalar.string, at: location, style: .opaque) }
+        let rest = lines[mark.line - 1].unicodeScalars.dropFirst(mark.column - 1)
+        let value = scalar.string
+        let style: ScalarStyle
+        switch scalar.style {
+        case .plain where Substring(rest).hasPrefix(value):
+            style = .plain
+        case .singleQuoted where Substring(rest).hasPrefix("'" + value + "'"),
+             .doubleQuoted where Substring(rest).hasPrefix("\"" + value + "\""):
+            style = .quoted(hasEscapes: false)
+        case .singleQuoted, .doubleQuoted:
+            style = .quoted(hasEscapes: true)
+        default:
+            style = .opaque
+        }
+        return Located(value, at: location, style: style)
+    }
+}
+
+/// Reads one YAML mapping field by field, reporting unknown keys, wrong types and missing
+/// required fields as it goes.
+struct MappingReader {
+    let document: YAMLDocument
+    let node: Node
+    let mapping: Node.Mapping
+    /// What the mapping is, for messages: "message", "image", "msgc.yaml".
+    let context: String
+    private(set) var diagnostics: [Diagnostic] = []
+    private var consumed = Set<String>()
+
+    init?(_ node: Node, in document: YAMLDocument, context: String, diagnostics: inout [Diagnostic]) {
+        guard case .mapping(let mapping) = node else {
+            diagnostics.append(ParserDiagnostics.wrongType.diagnose(
+                "\(context) must be a mapping of keys to values, not \(node.kindDescription)",
+                at: document.location(of: node)))
+            return nil
+        }
+        self.document = document
+        self.node = node
+        self.mapping = mapping
+        self.context = context
+    }
+
+    var location: SourceLocation { document.location(of: node) }
+
+    /// The value node of `key`, marking the key as known.
+    mutating func value(_ key: String) -> Node? {
+        consumed.insert(key)
+        for (keyNode, value) in mapping where keyNode.scalar?.string == key {
+            return value
+        }
+        return nil
+    }
+
+    /// A text value; scalars of any tag are read as written (`header: 2024` is the text "2024").
+    mutating func string(_ key: String, required: Bool = false) -> Located<String>? {
+        guard let node = value(key) else {
+            if required { reportMissing(key) }
+            return nil
+        }
+        guard case .scalar(let scalar) = node else {
+            diagnostics.append(ParserDiagnostics.wrongType.diagnose(
+                "'\(key)' must be text, not \(node.kindDescription)", at: document.location(of: node)))
+            return nil
+        }
+        if scalar.isNull {
+            if required { reportMissing(key, at: document.location(of: node), hasKey: true) }
+            return nil
+        }
+        return document.located(scalar)
+    }
+
+    mutating func bool(_ key: String) -> Located<Bool>? {
+        guard let node = value(key) else { return nil }
+        if case .scalar(let scalar) = node, scalar.style == .plain {
+            switch scalar.string {
+            case "true", "True", "TRUE": return Located(true, at: document.location(of: node))
+            case "false", "False", "FALSE": return Located(false, at: document.location(of: node))
+            default: break
+            }
+        }
+        diagnostics.append(ParserDiagnostics.wrongType.diagnose(
+            "'\(key)' must be true or false, not \(node.valueDescription)", at: document.location(of: node),
+            fixIts: [FixIt("write `\(key): true` or `\(key): false`")]))
+        return nil
+    }
+
+    /// One of a fixed set of words.
+    mutating func choice<T: RawRepresentable & CaseIterable>(_ key: String, as type: T.Type, required: Bool = false) -> Located<T>?
+    where T.RawValue == String {
+        guard let text = string(key, required: required) else { return nil }
+        if let value = T(rawValue: text.value) { return text.map { _ in value } }
+        let allowed = T.allCases.map(\.rawValue)
+        let suggestion = allowed.min { editDistance($0, text.value) < editDistance($1, text.value) }
+        var fixIts: [FixIt] = []
+        if let suggestion, editDistance(suggestion, text.value) <= max(2, suggestion.count / 3) {
+            fixIts.append(FixIt("did you mean '\(suggestion)'?", edits: [.init(location: text.valueSpan, replacement: suggestion)]))
+        }
+        diagnostics.append(ParserDiagnostics.valueNotAllowed.diagnose(
+            "'\(key)' must be one of \(allowed.joined(separator: ", ")), not '\(text.value)'",
+            at: text.valueSpan, fixIts: fixIts))
+        return nil
+    }
+
+    /// A list; a single scalar where a list belongs is a wrong type.
+    mutating func sequence(_ key: String, required: Bool = false) -> (nodes: [Node], location: SourceLocation)? {
+        guard let node = value(key) else {
+            if required { reportMissing(key) }
+            return nil
+        }
+        guard case .sequence(let sequence) = node else {
+            if case .scalar(let scalar) = node, scalar.isNull {
+                return ([], document.location(of: node))
+            }
+            diagnostics.append(ParserDiagnostics.wrongType.diagnose(
+                "'\(key)' must be a list, not \(node.kindDescription)", at: document.location(of: node)))
+            return nil
+        }
+        return (Array(sequence), document.location(of: node))
+    }
+
+    /// A list of text values.
+    mutating func strings(_ key: String, required: Bool = false) -> [Located<String>]? {
+        guard let (nodes, _) = sequence(key, required: required) else { return nil }
+        var result: [Located<String>] = []
+        for node in nodes {
+            guard case .scalar(let scalar) = node, !scalar.isNull else {
+                diagnostics.append(ParserDiagnostics.wrongType.diagnose(
+                    "each entry of '\(key)' must be text, not \(node.kindDescription)", at: document.location(of: node)))
+                continue
+            }
+            result.append(document.located(scalar))
+        }
+        return result
+    }
+
+    mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+
+    private mutating func reportMissing(_ key: String, at location: SourceLocation? = nil, hasKey: Bool = false) {
+        let message = hasKey ? "'\(key)' of \(context) has no value" : "\(context) has no '\(key)'"
+        diagnostics.append(ParserDiagnostics.missingField.diagnose(
+            message, at: location ?? self.location, fixIts: [FixIt("add '\(key): …'")]))
+    }
+
+    /// Reports every key that no accessor asked for. Call once, after reading the known keys.
+    mutating func finish(known: [String]) {
+        for (keyNode, _) in mapping {
+            guard let name = keyNode.scalar?.string else {
+                diagnostics.append(ParserDiagnostics.wrongType.diagnose(
+                    "keys of \(context) must be text", at: document.location(of: keyNode)))
+                continue
+            }
+            guard !consumed.contains(name) else { continue }
+            let suggestion = known.min { editDistance($0, name) < editDistance($1, name) }
+            var fixIts: [FixIt] = []
+            var notes: [Note] = []
+            if let suggestion, editDistance(suggestion, name) <= max(2, suggestion.count / 3) {
+                let span = document.location(of: keyNode).spanning(scalars: name.unicodeScalars.count)
+                fixIts.append(FixIt("did you mean '\(suggestion)'?", edits: [.init(location: span, replacement: suggestion)]))
+            } else {
+                notes.append(Note("\(context) takes: \(known.joined(separator: ", "))"))
+            }
+            diagnostics.append(ParserDiagnostics.unknownKey.diagnose(
+                "unknown key '\(name)' in \(context)",
+                at: document.location(of: keyNode).spanning(scalars: name.unicodeScalars.count), notes: notes, fixIts: fixIts))
+        }
+    }
+}
+
+/// Levenshtein distance, for "did you mean" suggestions between short words.
+func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    let a = Array(lhs.unicodeScalars)
+    let b = Array(rhs.unicodeScalars)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+
+extension Node {
+    /// "a list", "a mapping", "text" — for wrong-type messages.
+    var kindDescription: String {
+        switch self {
+        case .scalar(let scalar) where scalar.isNull: "an empty value"
+        case .scalar: "text"
+        case .sequence: "a list"
+        case .mapping: "a mapping"
+        case .alias: "an alias"
+        }
+    }
+
+    var valueDescription: String {
+        if case .scalar(let scalar) = self, !scalar.isNull { return "'\(scalar.string)'" }
+        return kindDescription
+    }
+}
+
+extension Node.Scalar {
+    /// Whether the scalar is YAML's null: empty, `~` or `null`, written plain.
+    var isNull: Bool {
+        style == .plain && ["", "~", "null", "Null", "NULL"].contains(string)
+    }
+}
