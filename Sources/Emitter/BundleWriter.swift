@@ -1,0 +1,162 @@
+import CFileSystem
+import Foundation
+import Model
+
+/// Writes a bundle atomically: it is built in a folder beside the destination and swapped
+/// into place with one rename, so a failed or killed build leaves the previous bundle whole
+/// and never a mix of old and new files.
+public enum BundleWriter {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// The destination is a file, or a folder that holds something other than an msgc bundle.
+        case destinationNotABundle(String)
+        /// An operating-system error while writing; the text says which step and why.
+        case io(String)
+
+        public var description: String {
+            switch self {
+            case .destinationNotABundle(let path):
+                "'\(path)' exists and is not an msgc bundle; msgc replaces only a folder that holds one (its manifest.json says \"format\": \"msgc-bundle\")"
+            case .io(let text): text
+            }
+        }
+    }
+
+    /// Writes `bundle` to `destination`, replacing an earlier msgc bundle there.
+    public static func write(_ bundle: UploadBundle, to destination: URL) throws(Failure) {
+        let destinationPath = destination.standardizedFileURL.path
+        try checkReplaceable(destinationPath)
+        let parent = (destinationPath as NSString).deletingLastPathComponent
+        let name = (destinationPath as NSString).lastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw .io("cannot create folder '\(parent)': \(reason(error))")
+        }
+        removeStaleTemporaries(in: parent, for: name)
+        let temporary = (parent as NSString).appendingPathComponent(".\(name).msgc-tmp-\(getpid())")
+        removeTree(temporary)
+        do {
+            try writeFiles(bundle, into: temporary)
+            try swapIntoPlace(temporary, destinationPath)
+        } catch {
+            removeTree(temporary)
+            throw error
+        }
+    }
+
+    /// Whether `path` may be replaced: nothing there, an empty folder, or an msgc bundle.
+    static func checkReplaceable(_ path: String) throws(Failure) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else { throw .destinationNotABundle(path) }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        if entries.isEmpty { return }
+        guard isBundle(path) else { throw .destinationNotABundle(path) }
+    }
+
+    /// Whether the folder holds a manifest of format `msgc-bundle`.
+    public static func isBundle(_ path: String) -> Bool {
+        let manifest = (path as NSString).appendingPathComponent("manifest.json")
+        guard let data = FileManager.default.contents(atPath: manifest), data.count < 64 << 20,
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        return object["format"] as? String == BundleBuilder.formatName
+    }
+
+    private static func writeFiles(_ bundle: UploadBundle, into folder: String) throws(Failure) {
+        guard mkdir(folder, 0o755) == 0 else { throw .io("cannot create folder '\(folder)': \(String(cString: strerror(errno)))") }
+        var createdFolders: Set<String> = [folder]
+        for (path, bytes) in bundle.allFiles {
+            let full = (folder as NSString).appendingPathComponent(path)
+            let directory = (full as NSString).deletingLastPathComponent
+            if !createdFolders.contains(directory) {
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw .io("cannot create folder '\(directory)': \(reason(error))")
+                }
+                createdFolders.insert(directory)
+            }
+            try writeFile(bytes, to: full)
+        }
+        for directory in createdFolders.sorted(by: >) { syncPath(directory) }
+    }
+
+    private static func writeFile(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .io("cannot create '\(path)': \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .io("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+        guard fsync(descriptor) == 0 else { throw .io("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+    }
+
+    /// Puts `temporary` at `destination` in one step; the previous bundle, if any, is removed after.
+    private static func swapIntoPlace(_ temporary: String, _ destination: String) throws(Failure) {
+        var status = stat()
+        if lstat(destination, &status) != 0 {
+            guard rename(temporary, destination) == 0 else {
+                throw .io("cannot move the bundle into '\(destination)': \(String(cString: strerror(errno)))")
+            }
+        } else if exchange(temporary, destination) {
+            // `temporary` now holds the previous bundle.
+            removeTree(temporary)
+        } else {
+            // The file system cannot exchange two names; fall back to two renames. A build
+            // killed between them leaves the previous bundle under `.NAME.msgc-old-PID`.
+            let parent = (destination as NSString).deletingLastPathComponent
+            let old = (parent as NSString).appendingPathComponent(".\((destination as NSString).lastPathComponent).msgc-old-\(getpid())")
+            removeTree(old)
+            guard rename(destination, old) == 0 else {
+                throw .io("cannot move the previous bundle aside: \(String(cString: strerror(errno)))")
+            }
+            guard rename(temporary, destination) == 0 else {
+                let error = String(cString: strerror(errno))
+                _ = rename(old, destination)
+                throw .io("cannot move the bundle into '\(destination)': \(error)")
+            }
+            removeTree(old)
+        }
+        syncPath((destination as NSString).deletingLastPathComponent)
+    }
+
+    /// `renameat2(…, RENAME_EXCHANGE)`: swaps two names atomically (Linux 3.15+).
+    private static func exchange(_ first: String, _ second: String) -> Bool {
+        msgc_exchange_paths(first, second) == 0
+    }
+
+    /// Removes temporary folders that a killed msgc left beside the destination.
+    private static func removeStaleTemporaries(in parent: String, for name: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for entry in entries where entry.hasPrefix(".\(name).msgc-tmp-") || entry.hasPrefix(".\(name).msgc-old-") {
+            let suffix = entry.split(separator: "-").last.flatMap { Int32($0) }
+            if let pid = suffix, pid != getpid(), kill(pid, 0) == 0 { continue }  // another live build
+            removeTree((parent as NSString).appendingPathComponent(entry))
+        }
+    }
+
+    private static func removeTree(_ path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    private static func syncPath(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func reason(_ error: Error) -> String {
+        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The files of a new content tree, as `msgc init` writes them.
+public enum Scaffold {
+    public enum Failure: Error, CustomStringConvertible {
+        case notEmpty(String)
+        case io(String)
+
+        public var description: String {
+            switch self {
+            case .notEmpty(let path): "'\(path)' already exists and is not an empty folder; msgc init never overwrites files"
+            case .io(let text): text
+            }
+        }
+    }
+
+    /// The files, by path relative to the new tree.
+    public static func files(bundleId: String, namespace: String) -> [(path: String, text: String)] {
+        let product = "\(bundleId).premium.yearly"
+        return [
+            ("msgc.yaml", """
+                # msgc project configuration. See `msgc --help` and README.md.
+                bundleId: \(bundleId)
+                sourceLocale: en-US
+                # App Store Connect locale codes where retention messaging is enabled.
+                locales: [en-US]
+                # The namespace of every message and image identifier. Made fresh by `msgc init`;
+                # never change it once messages have been uploaded.
+                namespace: \(namespace)
+                minimumState: translated     # translated | reviewed | final
+                lengthMeasure: utf16         # graphemes | scalars | utf16 | utf8
+                products:
+                  - id: \(product)
+
+                """),
+            ("messages/welcome.yaml", """
+                messages:
+                  - key: winback
+                    product: \(product)
+                    type: text
+                    default: true
+                    header: Stay with Premium
+                    body: Keep everything you love about Premium, and pick up right where you left off.
+                    note: Shown when a yearly subscriber cancels. Warm, not pushy.
+
+                """),
+        ]
+    }
+
+    /// Writes `files` into `folder`, which must not exist or be empty.
+    public static func write(_ files: [(path: String, text: String)], into folder: URL) throws(Failure) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            let entries = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
+            guard isDirectory.boolValue, entries.isEmpty else { throw .notEmpty(folder.path) }
+        }
+        do {
+            for subfolder in ["messages", "images", "translations"] {
+                try manager.createDirectory(at: folder.appendingPathComponent(subfolder), withIntermediateDirectories: true)
+            }
+            for (path, text) in files {
+                let url = folder.appendingPathComponent(path)
+                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url, options: .withoutOverwriting)
+            }
+        } catch {
+            throw .io("cannot write the content tree: \(error.localizedDescription)")
+        }
+    }
+}

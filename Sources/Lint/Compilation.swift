@@ -1,0 +1,63 @@
+import Foundation
+import Model
+import Parser
+
+/// The front half of every command: read the tree, bind translations, run the rules.
+public struct Compilation: Sendable {
+    public var catalog: Catalog
+    public var localization: Localization
+    /// Parser and rule findings together, sorted for output.
+    public var diagnostics: [Diagnostic]
+
+    public init(catalog: Catalog, localization: Localization, diagnostics: [Diagnostic]) {
+        self.catalog = catalog
+        self.localization = localization
+        self.diagnostics = diagnostics
+    }
+
+    /// Reads and checks the content tree at `root`.
+    public static func compile(root: URL) -> Compilation {
+        let (catalog, parseDiagnostics) = ContentTree(root: root).load()
+        let localization = Localizer.localize(catalog)
+        let diagnostics = parseDiagnostics + Linter.lint(catalog, localization: localization)
+        return Compilation(catalog: catalog, localization: localization, diagnostics: diagnostics.sortedForOutput())
+    }
+
+    /// Whether a finding is an I/O failure (exit status 2) rather than a content mistake.
+    public var hasIOFailure: Bool {
+        diagnostics.contains { ParserDiagnostics.ioFailureCodes.contains($0.code) }
+    }
+}
+
+/// What a build ships, what it leaves out, and what stops it.
+///
+/// Errors in message sources or msgc.yaml stop a build. A translation that fails a rule only
+/// keeps its message from shipping in that locale, and an XLIFF file that cannot be read is
+/// left out whole: one translator's mistake never blocks every other locale's release.
+public struct ReleasePlan: Sendable {
+    /// Error findings outside translations: any one stops the build.
+    public var blockingErrors: [Diagnostic]
+    /// The localized messages that ship, sorted by product, locale and key.
+    public var shipped: [LocalizedMessage]
+    /// Localized messages left out because a rule failed on their translation.
+    public var leftOut: [(subject: Subject, reasons: [Diagnostic])]
+
+    public init(compilation: Compilation) {
+        let sourceLocale = compilation.catalog.config?.sourceLocale.value
+        blockingErrors = compilation.diagnostics.filter { diagnostic in
+            guard diagnostic.severity == .error else { return false }
+            if Self.isTranslationPath(diagnostic.location.path) { return false }
+            if let locale = diagnostic.subject?.locale, locale != sourceLocale { return false }
+            return true
+        }
+        var failing: [Subject: [Diagnostic]] = [:]
+        for diagnostic in compilation.diagnostics where diagnostic.severity == .error {
+            guard let subject = diagnostic.subject, subject.locale != nil else { continue }
+            failing[subject, default: []].append(diagnostic)
+        }
+        shipped = compilation.localization.candidates.filter { failing[$0.subject] == nil }
+        leftOut = failing.keys.sorted().map { ($0, failing[$0]!) }
+    }
+
+    static func isTranslationPath(_ path: String) -> Bool { path.hasPrefix("translations/") }
+}

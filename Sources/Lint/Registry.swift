@@ -1,0 +1,41 @@
+import Model
+import Parser
+
+/// Every lint rule, alphabetized by code. A test checks the order, that codes are unique,
+/// and that each rule has valid and invalid examples.
+public enum Registry {
+    public static let rules: [any LintRule.Type] = [
+        ImageFileNotFound.self,
+        DuplicateMessageKey.self,
+        UnknownProduct.self,
+        MissingDefaultMessage.self,
+        MultipleDefaultMessages.self,
+        DefaultMessageNotText.self,
+        TooManyUploads.self,
+    ]
+
+    /// Every code msgc can report, rules and parser alike, sorted by code.
+    public static var allInfos: [RuleInfo] {
+        (ParserDiagnostics.all + rules.map { $0.info }).sorted { $0.code < $1.code }
+    }
+
+    /// The info for a code or a rule name, case-insensitively.
+    public static func info(for codeOrName: String) -> RuleInfo? {
+        let wanted = codeOrName.lowercased()
+        return allInfos.first { $0.code.lowercased() == wanted || $0.name == wanted }
+    }
+}
+
+/// Runs every rule over a catalog.
+public enum Linter {
+    /// All findings for `catalog`: without a usable configuration, only what the parser found.
+    public static func lint(_ catalog: Catalog, localization: Localization) -> [Diagnostic] {
+        guard let config = catalog.config else { return [] }
+        let context = LintContext(catalog: catalog, config: config, localization: localization)
+        var diagnostics: [Diagnostic] = []
+        for rule in Registry.rules {
+            diagnostics += rule.init().check(context)
+        }
+        return diagnostics
+    }
+}

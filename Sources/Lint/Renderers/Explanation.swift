@@ -1,0 +1,50 @@
+import Model
+
+/// The text `msgc explain CODE` prints for one rule, read from its `RuleInfo`.
+public enum Explanation {
+    public static func text(for info: RuleInfo) -> String {
+        var output = "\(info.code) \(info.name) (\(info.severity.rawValue))\n\n\(info.summary)\n\n\(wrap(info.rationale))\n"
+        let invalid = info.examples.filter { $0.kind == .invalid }
+        let valid = info.examples.filter { $0.kind == .valid }
+        if !invalid.isEmpty {
+            output += "\nTriggers it:\n"
+            for example in invalid { output += show(example) }
+        }
+        if !valid.isEmpty {
+            output += "\nDoes not trigger it:\n"
+            for example in valid { output += show(example) }
+        }
+        return output
+    }
+
+    private static func show(_ example: RuleExample) -> String {
+        var output = "\n  # \(example.path)\(example.isMessageFragment ? " (in a message)" : "")\n"
+        let text = example.text.replacingOccurrences(of: "⟦", with: "").replacingOccurrences(of: "⟧", with: "")
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            output += "  \(line)\n"
+        }
+        return output
+    }
+
+    /// Wraps prose at 88 columns for a terminal.
+    static func wrap(_ text: String, width: Int = 88) -> String {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty && current.count + 1 + word.count > width {
+                lines.append(current)
+                current = String(word)
+            } else {
+                current += current.isEmpty ? String(word) : " " + word
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,107 @@
+import Model
+
+/// Renders diagnostics the way compilers do: `path:line:col: error: message [CODE]`, the
+/// source line with a gutter and a marker under the span, then notes and fix-its.
+public enum HumanRenderer {
+    public static func render(_ diagnostics: [Diagnostic], options: RenderOptions) -> String {
+        var output = ""
+        for diagnostic in diagnostics {
+            output += render(diagnostic, options: options)
+        }
+        return output
+    }
+
+    static func render(_ diagnostic: Diagnostic, options: RenderOptions) -> String {
+        let style = Style(enabled: options.useColor)
+        var output = style.bold(position(diagnostic.location, options: options) + ":") + " "
+        let label = diagnostic.severity.rawValue + ":"
+        switch diagnostic.severity {
+        case .error: output += style.red(label)
+        case .warning: output += style.magenta(label)
+        case .note: output += style.cyan(label)
+        }
+        output += " " + style.bold(diagnostic.message) + " [\(diagnostic.code)]\n"
+        output += snippet(for: diagnostic.location, options: options, style: style)
+        for note in diagnostic.notes {
+            var line = "  " + style.cyan("= note:") + " " + note.message
+            if let location = note.location { line += " (" + position(location, options: options) + ")" }
+            output += line + "\n"
+        }
+        for fixIt in diagnostic.fixIts {
+            output += "  " + style.green("= fix:") + " " + fixIt.message + "\n"
+        }
+        return output
+    }
+
+    private static func position(_ location: SourceLocation, options: RenderOptions) -> String {
+        var text = options.displayPath(location.path)
+        if let line = location.line {
+            text += ":\(line)"
+            if let column = location.column { text += ":\(column)" }
+        }
+        return text
+    }
+
+    private static func snippet(for location: SourceLocation, options: RenderOptions, style: Style) -> String {
+        guard let lineNumber = location.line, let source = options.sources[location.path],
+              let rawLine = source.line(lineNumber) else { return "" }
+        let line = rawLine.replacingTabs
+        let gutter = String(lineNumber)
+        let pad = String(repeating: " ", count: gutter.count)
+        var output = " \(pad) \(style.blue("|"))\n"
+        output += " \(style.blue(gutter)) \(style.blue("|")) \(line)\n"
+        if let column = location.column {
+            let scalars = Array(line.unicodeScalars)
+            let start = min(max(column - 1, 0), scalars.count)
+            var end = start + 1
+            if location.endLine == lineNumber, let endColumn = location.endColumn {
+                end = min(max(endColumn - 1, start + 1), max(scalars.count, start + 1))
+            }
+            let prefixWidth = TerminalWidth.of(scalars[0..<start])
+            let markedWidth = max(1, TerminalWidth.of(scalars[start..<min(end, scalars.count)]))
+            let marker = "^" + String(repeating: "~", count: markedWidth - 1)
+            output += " \(pad) \(style.blue("|")) " + String(repeating: " ", count: prefixWidth) + style.green(marker) + "\n"
+        }
+        return output
+    }
+
+    struct Style {
+        let enabled: Bool
+        func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        func bold(_ text: String) -> String { wrap(text, "1") }
+        func red(_ text: String) -> String { wrap(text, "1;31") }
+        func magenta(_ text: String) -> String { wrap(text, "1;35") }
+        func cyan(_ text: String) -> String { wrap(text, "1;36") }
+        func green(_ text: String) -> String { wrap(text, "1;32") }
+        func blue(_ text: String) -> String { wrap(text, "1;34") }
+    }
+}
+
+/// How many terminal cells text takes: grapheme clusters, two cells for East Asian wide ones.
+enum TerminalWidth {
+    static func of<S: Sequence>(_ scalars: S) -> Int where S.Element == Unicode.Scalar {
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        return String(text).reduce(0) { $0 + width(of: $1) }
+    }
+
+    static func width(of character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        if first.properties.generalCategory == .control { return 0 }
+        switch first.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return first.properties.isEmojiPresentation ? 2 : 1
+        }
+    }
+}
+
+extension String {
+    /// Tabs shown as one space, so that columns and markers stay aligned.
+    var replacingTabs: String {
+        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\t" ? " " : $0 }))
+    }
+}

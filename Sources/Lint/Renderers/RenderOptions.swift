@@ -1,0 +1,31 @@
+import Model
+
+/// What every diagnostic renderer needs besides the diagnostics.
+public struct RenderOptions: Sendable {
+    /// Prepended to every root-relative path, so that paths work from the current folder
+    /// (`content/`); empty when the content tree is the current folder.
+    public var pathPrefix: String
+    /// Source text by root-relative path, for snippets.
+    public var sources: [String: SourceFile]
+    public var useColor: Bool
+
+    public init(pathPrefix: String = "", sources: [String: SourceFile] = [:], useColor: Bool = false) {
+        self.pathPrefix = pathPrefix
+        self.sources = sources
+        self.useColor = useColor
+    }
+
+    public func displayPath(_ path: String) -> String { pathPrefix + path }
+}
+
+/// The one-line tally at the end of a report: "2 errors, 1 warning in 3 files".
+public enum DiagnosticSummary {
+    public static func line(for diagnostics: [Diagnostic]) -> String {
+        let errors = diagnostics.errorCount
+        let warnings = diagnostics.warningCount
+        let files = Set(diagnostics.map(\.location.path)).count
+        if errors == 0 && warnings == 0 { return "no problems found" }
+        func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        return "\(plural(errors, "error")), \(plural(warnings, "warning")) in \(plural(files, "file"))"
+    }
+}

@@ -1,0 +1,37 @@
+import Model
+
+/// Finds products without a default message.
+///
+/// Apple falls back to the default message when the realtime server does not answer; a
+/// product without one shows no retention message at all in that case.
+struct MissingDefaultMessage: LintRule {
+    static let info = RuleInfo(
+        code: "PRJ003", name: "missing-default-message", severity: .error,
+        summary: "A product has no default message.",
+        rationale: "The default message is the fallback Apple shows when the realtime server fails, times out or returns nothing usable. Without one, a cancelling subscriber of that product may see no message at all.",
+        examples: [
+            .valid("default: true"),
+            .invalidFile("msgc.yaml", """
+                bundleId: com.example.news
+                sourceLocale: en-US
+                locales: [en-US]
+                namespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b
+                products:
+                  - id: com.example.news.premium.yearly
+                  - ⟦id⟧: com.example.news.premium.monthly
+                """),
+        ])
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        let productsWithDefault = Set(context.catalog.messages.filter(\.isDefaultMessage).map(\.product.value))
+        return context.config.products.compactMap { product in
+            guard !productsWithDefault.contains(product.id.value) else { return nil }
+            var location = product.id.location
+            location.column = location.column.map { $0 - 4 }  // point at `id:`
+            location = location.spanning(scalars: 2)
+            return diagnose(
+                "product '\(product.id.value)' has no default message", at: location,
+                fixIts: [FixIt("mark one text message of this product `default: true`")])
+        }
+    }
+}

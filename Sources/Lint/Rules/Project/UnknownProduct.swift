@@ -1,0 +1,48 @@
+import Model
+
+/// Finds messages for a product that `msgc.yaml` does not list.
+struct UnknownProduct: LintRule {
+    static let info = RuleInfo(
+        code: "PRJ002", name: "unknown-product", severity: .error,
+        summary: "A message names a product that msgc.yaml does not list.",
+        rationale: "The product list decides which locales a message ships in and where its default configuration goes; a message for an unlisted product (often a typo in the identifier) would never ship.",
+        examples: [
+            .valid("product: com.example.news.premium.yearly"),
+            .invalid("product: ⟦com.example.news.premium.yaerly⟧"),
+        ])
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        let known = context.config.products.map(\.id.value)
+        return context.catalog.messages.compactMap { message in
+            let product = message.product.value
+            guard !known.contains(product) else { return nil }
+            let nearest = known.min { editDistanceBetween($0, product) < editDistanceBetween($1, product) }
+            var fixIts: [FixIt] = []
+            if let nearest, editDistanceBetween(nearest, product) <= 3 {
+                fixIts.append(FixIt("did you mean '\(nearest)'?", edits: [.init(location: message.product.valueSpan, replacement: nearest)]))
+            } else {
+                fixIts.append(FixIt("add '\(product)' to `products` in msgc.yaml"))
+            }
+            return diagnose(
+                "product '\(product)' is not listed in msgc.yaml", at: message.product.valueSpan, fixIts: fixIts,
+                subject: message.subject)
+        }
+    }
+}
+
+/// Levenshtein distance between two short identifiers.
+func editDistanceBetween(_ lhs: String, _ rhs: String) -> Int {
+    let a = Array(lhs.utf8)
+    let b = Array(rhs.utf8)
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var previous = Array(0...b.count)
+    var current = previous
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

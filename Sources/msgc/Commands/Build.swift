@@ -1,0 +1,98 @@
+import ArgumentParser
+import Emitter
+import Foundation
+import Lint
+import Model
+
+extension Msgc {
+    struct Build: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Lint, then write the bundle of upload requests for one environment.",
+            discussion: """
+                The bundle (manifest.json, images/, messages/, defaults/) is written atomically: \
+                a failed or interrupted build leaves the previous bundle untouched. Errors in message \
+                sources or msgc.yaml stop the build (exit 1, nothing written). A translation that is \
+                stale, below minimumState or fails a rule is left out and reported; the rest ships.
+                """)
+
+        @OptionGroup var options: CommonOptions
+
+        @Option(name: .long, help: "The environment to build for: sandbox or production.")
+        var environment: Environment
+
+        @Option(name: .long, help: ArgumentHelp("Where to write the bundle (default: build/ENVIRONMENT).", valueName: "dir"))
+        var out: String?
+
+        @Option(name: .long, help: ArgumentHelp("A release name recorded in the manifest.", valueName: "version"))
+        var release: String?
+
+        @Flag(name: .long, help: "Fail on any warning or any left-out translation.")
+        var strict = false
+
+        func run() throws {
+            try options.requireContentTree()
+            let compilation = Compilation.compile(root: options.contentURL)
+            let plan = ReleasePlan(compilation: compilation)
+            var diagnostics = compilation.diagnostics
+            if strict {
+                diagnostics = diagnostics.map { var copy = $0; if copy.severity == .warning { copy.severity = .error }; return copy }
+            }
+            Output.write(options.render(diagnostics, sources: compilation.catalog.sourceFiles, to: .standardError), to: .standardError)
+            if compilation.hasIOFailure { throw ExitStatus.failure.exitCode }
+            guard let config = compilation.catalog.config, plan.blockingErrors.isEmpty else {
+                note("build stopped: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
+                throw ExitStatus.diagnostics.exitCode
+            }
+            if strict && (diagnostics.errorCount > 0 || !plan.leftOut.isEmpty) {
+                note("build stopped by --strict: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
+                throw ExitStatus.diagnostics.exitCode
+            }
+
+            var images: [String: [UInt8]] = [:]
+            for (path, asset) in compilation.catalog.images { if let bytes = asset.bytes { images[path] = bytes } }
+            let input = BundleBuilder.Input(
+                config: config, messages: plan.shipped, images: images, environment: environment, release: release,
+                generatorVersion: Msgc.version)
+            let bundle: UploadBundle
+            do {
+                bundle = try BundleBuilder.build(input)
+            } catch {
+                note("build failed: \(error)")
+                throw ExitStatus.failure.exitCode
+            }
+            let destination = out ?? "build/\(environment.rawValue)"
+            do {
+                try BundleWriter.write(bundle, to: URL(fileURLWithPath: destination))
+            } catch {
+                note("cannot write the bundle: \(error)")
+                throw ExitStatus.failure.exitCode
+            }
+            if !options.quiet {
+                var summary = "wrote \(destination): \(bundle.imageCount) image upload\(bundle.imageCount == 1 ? "" : "s"), "
+                summary += "\(bundle.messageCount) message\(bundle.messageCount == 1 ? "" : "s"), "
+                summary += "\(bundle.defaultCount) default configuration\(bundle.defaultCount == 1 ? "" : "s")"
+                let locales = Set(plan.shipped.map(\.locale)).sorted()
+                summary += " in \(locales.count) locale\(locales.count == 1 ? "" : "s") (\(locales.joined(separator: ", ")))\n"
+                if case .string(let digest) = bundle.manifest.objectValue?["digest"] { summary += "digest \(digest)\n" }
+                if !plan.leftOut.isEmpty {
+                    summary += "left out \(plan.leftOut.count) translation\(plan.leftOut.count == 1 ? "" : "s") that failed a rule: "
+                    summary += plan.leftOut.map { "\($0.subject.product)/\($0.subject.key) [\($0.subject.locale ?? "")]" }.joined(separator: ", ") + "\n"
+                }
+                Output.write(summary, to: .standardOutput)
+            }
+        }
+
+        private func note(_ text: String) {
+            Output.write("msgc: \(text)\n", to: .standardError)
+        }
+    }
+}
+
+extension Environment: ExpressibleByArgument {}
+
+extension JSONValue {
+    var objectValue: [String: JSONValue]? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+}

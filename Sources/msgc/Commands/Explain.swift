@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import Lint
+import Model
+
+extension Msgc {
+    struct Explain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Explain a diagnostic code: why it matters, and examples that do and do not trigger it.",
+            discussion: "With no code, lists every code msgc reports.")
+
+        @Argument(help: "A code such as PRJ003, or a rule name such as missing-default-message.")
+        var rule: String?
+
+        func run() throws {
+            guard let rule else {
+                var output = ""
+                for info in Registry.allInfos {
+                    let padded = info.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                    output += "\(info.code)  \(info.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(padded)  \(info.summary)\n"
+                }
+                Output.write(output, to: .standardOutput)
+                return
+            }
+            guard let info = Registry.info(for: rule) else {
+                throw ValidationError("no rule '\(rule)'; `msgc explain` lists them all")
+            }
+            Output.write(Explanation.text(for: info), to: .standardOutput)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import Emitter
+
+extension Msgc {
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a content tree with a fresh identifier namespace and one example message.",
+            discussion: "Refuses to write into a folder that already has files in it.")
+
+        @Argument(help: ArgumentHelp("The folder to create.", valueName: "dir"))
+        var directory: String = "content"
+
+        @Option(name: .long, help: "The app's bundle identifier.")
+        var bundleId: String = "com.example.app"
+
+        func run() throws {
+            let files = Scaffold.files(bundleId: bundleId, namespace: UUID().uuidString.lowercased())
+            do {
+                try Scaffold.write(files, into: URL(fileURLWithPath: directory))
+            } catch {
+                Output.write("msgc: \(error)\n", to: .standardError)
+                throw ExitStatus.failure.exitCode
+            }
+            Output.write("""
+                created \(directory)/ with msgc.yaml and messages/welcome.yaml
+                next: edit the product list in \(directory)/msgc.yaml, then run `msgc lint --content \(directory)`
+
+                """, to: .standardOutput)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Lint
+import Model
+
+/// How diagnostics are printed.
+enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
+    case human, json
+}
+
+/// When to colour human output.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+/// Options every command that reads a content tree shares.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The content tree to read.", valueName: "dir"))
+    var content: String = "content"
+
+    @Option(name: .long, help: "Diagnostics format: \(DiagnosticFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: DiagnosticFormat = .human
+
+    @Option(name: .long, help: "Colour: auto (only on a terminal, and never with NO_COLOR set), always or never.")
+    var color: ColorChoice = .auto
+
+    @Flag(name: .long, help: "Print only errors and warnings, no summary or progress.")
+    var quiet = false
+
+    var contentURL: URL { URL(fileURLWithPath: content) }
+
+    /// The prefix that makes root-relative paths work from the current folder.
+    var pathPrefix: String {
+        let trimmed = content.hasSuffix("/") ? String(content.dropLast()) : content
+        return trimmed == "." || trimmed.isEmpty ? "" : trimmed + "/"
+    }
+
+    func useColor(for handle: FileHandle) -> Bool {
+        switch color {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
+            return isatty(handle.fileDescriptor) != 0
+        }
+    }
+
+    /// Renders diagnostics in the chosen format.
+    func render(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) -> String {
+        let options = RenderOptions(pathPrefix: pathPrefix, sources: sources, useColor: useColor(for: handle))
+        switch format {
+        case .human: return HumanRenderer.render(diagnostics, options: options)
+        case .json: return JSONRenderer.render(diagnostics, options: options)
+        }
+    }
+
+    /// Fails with exit status 2 when the content folder does not exist.
+    func requireContentTree() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: content, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("no content tree at '\(content)': pass --content DIR, or run `msgc init \(content)` to create one")
+        }
+    }
+}
+
+enum Output {
+    static func write(_ text: String, to handle: FileHandle) {
+        guard !text.isEmpty else { return }
+        handle.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+
+/// The msgc command line. Subcommands live in Commands/; only `main` maps outcomes to exit codes.
+@main
+struct Msgc: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "msgc",
+        abstract: "A compiler for App Store retention messages.",
+        discussion: """
+            msgc reads a content tree (msgc.yaml, messages/**/*.yaml, images/, translations/), \
+            checks everything Apple's Retention Messaging API would reject and much it would accept \
+            but users would regret, and builds a versioned, reproducible bundle of upload requests.
+
+            Start with `msgc init`, then `msgc lint` while writing and `msgc build` to release.
+
+            Exit status: 0 success; 1 error diagnostics (with --strict, warnings too); \
+            2 usage or I/O failure (a file that cannot be read, an output that cannot be written).
+            """,
+        version: version,
+        subcommands: [Init.self, Lint.self, Build.self, Explain.self]
+    )
+
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(ExitStatus.failure.rawValue)
+        }
+    }
+}
+
+/// msgc's exit statuses.
+enum ExitStatus: Int32 {
+    /// Nothing wrong, or only warnings without --strict.
+    case success = 0
+    /// Diagnostics of error severity (warnings too with --strict), or a build left nothing to ship.
+    case diagnostics = 1
+    /// A usage mistake or an I/O failure.
+    case failure = 2
+
+    var exitCode: ExitCode { ExitCode(rawValue) }
+}
