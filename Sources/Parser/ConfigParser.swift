@@ -21,13 +21,15 @@ public enum ConfigParser {
 
         let bundleId = reader.string("bundleId", required: true)
         let sourceLocale = reader.string("sourceLocale", required: true)
-        let locales = reader.strings("locales", required: true) ?? []
+        let localeList = reader.strings("locales", required: true)
+        let locales = localeList ?? []
         let extraLocales = reader.strings("extraLocales") ?? []
         let namespace = reader.string("namespace", required: true)
         let minimumState = reader.choice("minimumState", as: ReadinessLevel.self)
         let lengthMeasure = reader.choice("lengthMeasure", as: LengthMeasure.self)
         var products: [ProductConfig] = []
-        if let (nodes, _) = reader.sequence("products", required: true) {
+        let productList = reader.sequence("products", required: true)
+        if let (nodes, _) = productList {
             for node in nodes {
                 guard var productReader = MappingReader(node, in: document, context: "product", diagnostics: &diagnostics) else { continue }
                 let id = productReader.string("id", required: true)
@@ -66,10 +68,10 @@ public enum ConfigParser {
                 "sourceLocale '\(sourceLocale.value)' is not in `locales`", at: sourceLocale.valueSpan,
                 fixIts: [FixIt("add '\(sourceLocale.value)' to `locales`")]))
         }
-        if reader.mapping.contains(where: { $0.key.scalar?.string == "locales" }), locales.isEmpty {
+        if localeList?.isEmpty == true {
             diagnostics.append(ParserDiagnostics.emptyProjectList.diagnose("`locales` lists no locale", at: reader.location))
         }
-        if reader.mapping.contains(where: { $0.key.scalar?.string == "products" }), products.isEmpty {
+        if let productList, productList.nodes.isEmpty {
             diagnostics.append(ParserDiagnostics.emptyProjectList.diagnose("`products` lists no product", at: reader.location))
         }
 

@@ -1,0 +1,85 @@
+import Model
+import Testing
+
+@Suite struct JSONValueTests {
+    @Test func writesCanonicalBytes() {
+        let value: JSONValue = [
+            "z": "Über / straße",
+            "a": [1, true, nil],
+            "m": ["b": "\"quoted\"\n", "a": [:], "c": []],
+        ]
+        #expect(value.canonicalText == """
+            {
+              "a": [
+                1,
+                true,
+                null
+              ],
+              "m": {
+                "a": {},
+                "b": "\\"quoted\\"\\n",
+                "c": []
+              },
+              "z": "Über / straße"
+            }
+
+            """)
+    }
+
+    @Test func escapesControlCharactersOnly() {
+        let value = JSONValue.string("a\u{01}b\u{7F}\u{2028}é")
+        #expect(value.canonicalText == "\"a\\u0001b\u{7F}\u{2028}é\"\n")
+    }
+
+    @Test func sortsKeysByUTF8Bytes() {
+        let value: JSONValue = ["é": 1, "z": 2, "Z": 3]
+        #expect(value.canonicalText == "{\n  \"Z\": 3,\n  \"z\": 2,\n  \"é\": 1\n}\n")
+    }
+}
+
+@Suite struct ModelTests {
+    @Test(arguments: ["header", "body", "image.alt", "bullets.1.text", "bullets.5.alt"])
+    func messageFieldRoundTrips(_ text: String) {
+        #expect(MessageField(text)?.description == text)
+    }
+
+    @Test(arguments: ["bullets.0.text", "bullets.01.text", "bullets.1", "title", "bullets.1.image"])
+    func rejectsMalformedFields(_ text: String) {
+        #expect(MessageField(text) == nil)
+    }
+
+    @Test func unitIDsSplitAtTheLastTwoSlashes() {
+        let location = SourceLocation(path: "translations/de-DE.xliff", line: 3)
+        let unit = TranslationUnit(
+            id: Located("com.example.app.yearly/winback/bullets.2.alt", at: location), source: Located("x", at: location),
+            target: nil, state: .untranslated, location: location)
+        #expect(unit.parsedID?.product == "com.example.app.yearly")
+        #expect(unit.parsedID?.key == "winback")
+        #expect(unit.parsedID?.field == .bulletAlt(1))
+    }
+
+    @Test func sourceFileLines() {
+        let file = SourceFile(path: "a.yaml", text: "one\ntwo\r\nthree")
+        #expect(file.line(1) == "one")
+        #expect(file.line(2) == "two")
+        #expect(file.line(3) == "three")
+        #expect(file.line(4) == nil)
+    }
+
+    @Test func locatedOffsetsMapToColumns() {
+        let plain = Located("Stay with Premium", at: SourceLocation(path: "m.yaml", line: 4, column: 13), style: .plain)
+        #expect(plain.location(atScalarOffset: 5, length: 4) == SourceLocation(path: "m.yaml", line: 4, column: 18, endLine: 4, endColumn: 22))
+        let quoted = Located("Stay", at: SourceLocation(path: "m.yaml", line: 4, column: 13), style: .quoted(hasEscapes: false))
+        #expect(quoted.location(atScalarOffset: 0).column == 14)
+        let escaped = Located("Stay", at: SourceLocation(path: "m.yaml", line: 4, column: 13), style: .quoted(hasEscapes: true))
+        #expect(escaped.location(atScalarOffset: 2) == escaped.location)
+    }
+
+    @Test func lengthMeasuresCountTheReferenceExamples() {
+        let family = "👨‍👩‍👧"
+        #expect(LengthMeasure.graphemes.count(family) == 1)
+        #expect(LengthMeasure.scalars.count(family) == 5)
+        #expect(LengthMeasure.utf16.count(family) == 8)
+        #expect(LengthMeasure.utf8.count(family) == 18)
+    }
+}

@@ -1,0 +1,95 @@
+import Model
+@testable import Parser
+import Testing
+
+@Suite struct ConfigParserTests {
+    func parse(_ text: String) -> (ProjectConfig?, [Diagnostic]) {
+        let (config, _, diagnostics) = ConfigParser.parse(bytes: Array(text.utf8))
+        return (config, diagnostics)
+    }
+
+    @Test func readsEveryFieldWithLocations() throws {
+        let (config, diagnostics) = parse("""
+            bundleId: com.example.app
+            sourceLocale: en-US
+            locales: [en-US, de-DE, ja]
+            extraLocales: [sl]
+            namespace: 1B4E28BA-2FA1-4D3B-A3F5-EF19B5A7633B
+            minimumState: reviewed
+            lengthMeasure: graphemes
+            products:
+              - id: com.example.app.yearly
+              - id: com.example.app.monthly
+                locales: [en-US, de-DE]
+            """)
+        #expect(diagnostics.isEmpty)
+        let parsed = try #require(config)
+        #expect(parsed.bundleId.value == "com.example.app")
+        #expect(parsed.bundleId.location == SourceLocation(path: "msgc.yaml", line: 1, column: 11))
+        #expect(parsed.locales.map(\.value) == ["en-US", "de-DE", "ja"])
+        #expect(parsed.locales[2].location.column == 25)
+        #expect(parsed.minimumState == .reviewed)
+        #expect(parsed.lengthMeasure == .graphemes)
+        #expect(parsed.products[1].locales?.map(\.value) == ["en-US", "de-DE"])
+        #expect(parsed.locales(of: "com.example.app.monthly") == ["en-US", "de-DE"])
+        #expect(parsed.locales(of: "com.example.app.yearly") == ["en-US", "de-DE", "ja"])
+    }
+
+    @Test func unknownKeySuggestsTheNearestKnownOne() {
+        let (_, diagnostics) = parse(TemporaryTree.config + "minimumStat: final\n")
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics[0].code == "PRS003")
+        #expect(diagnostics[0].message == "unknown key 'minimumStat' in msgc.yaml")
+        #expect(diagnostics[0].location == SourceLocation(path: "msgc.yaml", line: 7, column: 1, endLine: 7, endColumn: 12))
+        #expect(diagnostics[0].fixIts.first?.message == "did you mean 'minimumState'?")
+    }
+
+    @Test func valueOutsideItsSetIsAnError() {
+        let (_, diagnostics) = parse(TemporaryTree.config + "lengthMeasure: characters\n")
+        #expect(diagnostics.map(\.code) == ["PRS006"])
+        #expect(diagnostics[0].message == "'lengthMeasure' must be one of graphemes, scalars, utf16, utf8, not 'characters'")
+    }
+
+    @Test func wrongTypeAndMissingFields() {
+        let (config, diagnostics) = parse("""
+            bundleId: [com.example.app]
+            locales: en-US
+            products: []
+            """)
+        #expect(config == nil)
+        let codes = diagnostics.map(\.code).sorted()
+        #expect(codes == ["CFG006", "PRS004", "PRS004", "PRS005", "PRS005"])
+        #expect(diagnostics.contains { $0.message == "'bundleId' must be text, not a list" && $0.location.line == 1 })
+        #expect(diagnostics.contains { $0.message == "msgc.yaml has no 'namespace'" })
+    }
+
+    @Test func namespaceMustBeAUUID() {
+        let text = TemporaryTree.config.replacingOccurrences(of: "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b", with: "not-a-uuid")
+        let (_, diagnostics) = parse(text)
+        #expect(diagnostics.map(\.code) == ["CFG002"])
+        #expect(diagnostics[0].location == SourceLocation(path: "msgc.yaml", line: 4, column: 12, endLine: 4, endColumn: 22))
+    }
+
+    @Test func productIdsMustBePathSafe() {
+        let (_, diagnostics) = parse(TemporaryTree.config + "  - id: com.example.app/monthly plan\n")
+        #expect(diagnostics.map(\.code) == ["CFG003"])
+    }
+
+    @Test func sourceLocaleMustBeListed() {
+        let text = TemporaryTree.config.replacingOccurrences(of: "sourceLocale: en-US", with: "sourceLocale: en-GB")
+        let (_, diagnostics) = parse(text)
+        #expect(diagnostics.map(\.code) == ["CFG005"])
+    }
+
+    @Test func uuidText() {
+        #expect(UUIDText.parse("6ba7b810-9dad-11d1-80b4-00c04fd430c8")?.count == 16)
+        #expect(UUIDText.parse("6ba7b8109dad11d180b400c04fd430c8") == nil)
+        #expect(UUIDText.parse("6ba7b810-9dad-11d1-80b4-00c04fd430cg") == nil)
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

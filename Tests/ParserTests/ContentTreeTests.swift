@@ -1,0 +1,80 @@
+import Foundation
+import Model
+@testable import Parser
+import Testing
+
+@Suite struct ContentTreeTests {
+    static let message = """
+        messages:
+          - key: winback
+            product: com.example.app.yearly
+            type: text
+            default: true
+            header: Stay
+            body: Keep reading.
+            image: { file: IMAGE, alt: A reader }
+
+        """
+
+    @Test func readsFilesInBytewiseOrderWhateverTheirNesting() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        for path in ["messages/b.yaml", "messages/a/z.yml", "messages/B.yaml", "messages/a.yaml"] {
+            try tree.write(path, "messages:\n  - key: k\(path.count)\n    product: p\n    type: text\n    header: h\n    body: b\n")
+        }
+        try tree.write("messages/notes.txt", "ignored")
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(diagnostics.isEmpty)
+        #expect(catalog.messages.map(\.location.path) == ["messages/B.yaml", "messages/a.yaml", "messages/a/z.yml", "messages/b.yaml"])
+    }
+
+    @Test func missingConfigIsReported() throws {
+        let tree = try TemporaryTree(["messages/a.yaml": "messages: []\n"])
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(catalog.config == nil)
+        #expect(diagnostics.map(\.code) == ["CFG001"])
+    }
+
+    @Test(arguments: ["../outside.png", "/etc/passwd", "images/../../outside.png", ""])
+    func refusesPathsOutOfTheTree(_ path: String) throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        #expect(ContentTree(root: tree.root).image(at: path).problem == .outsideContentTree)
+    }
+
+    @Test func refusesSymbolicLinksOutOfTheTree() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        let outside = try TemporaryTree(["secret.png": "not for you"])
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: tree.root.appendingPathComponent("images/hero.png"), withDestinationURL: outside.root.appendingPathComponent("secret.png"))
+        try FileManager.default.createSymbolicLink(
+            at: tree.root.appendingPathComponent("images/more"), withDestinationURL: outside.root)
+        try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/hero.png"))
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(catalog.images["images/hero.png"]?.problem == .outsideContentTree)
+        #expect(catalog.images["images/hero.png"]?.bytes == nil)
+        #expect(diagnostics.contains { $0.code == "PRS008" && $0.location.path == "images/more" })
+        #expect(!catalog.imageFilesOnDisk.contains("images/hero.png"))
+    }
+
+    @Test func followsLinksThatStayInside() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "assets/hero.png": "png bytes"])
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: tree.root.appendingPathComponent("images/hero.png"), withDestinationURL: tree.root.appendingPathComponent("assets/hero.png"))
+        #expect(ContentTree(root: tree.root).image(at: "images/hero.png").bytes == Array("png bytes".utf8))
+    }
+
+    @Test func missingImageIsNotAnIOFailure() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/missing.png"))
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(diagnostics.isEmpty)
+        #expect(catalog.images["images/missing.png"]?.problem == .missing)
+    }
+
+    @Test func normalizesRelativePaths() {
+        #expect(ContentTree.normalize("images/./icons/../hero.png") == "images/hero.png")
+        #expect(ContentTree.normalize("images//hero.png") == "images/hero.png")
+        #expect(ContentTree.normalize("images\\hero.png") == nil)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@Suite struct CommandLineTests {
+    @Test func initCreatesATreeThatLintsAndBuilds() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        let initResult = try MsgcRunner.run(["init", "app-content"], in: scratch)
+        #expect(initResult.status == 0, "\(initResult.stderr)")
+        let config = try String(contentsOf: scratch.appendingPathComponent("app-content/msgc.yaml"), encoding: .utf8)
+        #expect(config.contains("namespace: "))
+        #expect(try MsgcRunner.run(["lint", "--content", "app-content"], in: scratch).status == 0)
+        let build = try MsgcRunner.run(["build", "--content", "app-content", "--environment", "sandbox"], in: scratch)
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("build/sandbox/manifest.json").path))
+    }
+
+    @Test func initGivesEachProjectItsOwnNamespace() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        _ = try MsgcRunner.run(["init", "a"], in: scratch)
+        _ = try MsgcRunner.run(["init", "b"], in: scratch)
+        let a = try String(contentsOf: scratch.appendingPathComponent("a/msgc.yaml"), encoding: .utf8)
+        let b = try String(contentsOf: scratch.appendingPathComponent("b/msgc.yaml"), encoding: .utf8)
+        #expect(a != b)
+    }
+
+    @Test func initRefusesToOverwrite() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        try MsgcRunner.write(["content/msgc.yaml": "mine"], into: scratch)
+        let result = try MsgcRunner.run(["init"], in: scratch)
+        #expect(result.status == 2)
+        #expect(try String(contentsOf: scratch.appendingPathComponent("content/msgc.yaml"), encoding: .utf8) == "mine")
+    }
+
+    @Test func usageMistakesExitWithTwo() throws {
+        #expect(try MsgcRunner.run(["build"]).status == 2)
+        #expect(try MsgcRunner.run(["build", "--environment", "staging"]).status == 2)
+        #expect(try MsgcRunner.run(["lint", "--no-such-flag"]).status == 2)
+        let missing = try MsgcRunner.run(["lint", "--content", "/nonexistent/content"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no content tree at '/nonexistent/content'"))
+    }
+
+    @Test func helpAndVersionExitWithZero() throws {
+        let help = try MsgcRunner.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("A compiler for App Store retention messages."))
+        #expect(try MsgcRunner.run(["build", "--help"]).stdout.contains("--environment"))
+        #expect(try MsgcRunner.run(["--version"]).status == 0)
+    }
+
+    @Test func lintPrintsCompilerStyleDiagnostics() throws {
+        let tree = try MsgcRunner.temporaryFolder()
+        try MsgcRunner.write([
+            "msgc.yaml": "bundleId: com.example.app\nsourceLocale: en-US\nlocales: [en-US]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.app.yearly\n",
+            "messages/a.yaml": "messages:\n  - key: winback\n    product: com.example.app.yearly\n    type: text\n    default: true\n    heder: Stay\n    body: Keep reading.\n",
+        ], into: tree)
+        let result = try MsgcRunner.run(["lint", "--content", "."], in: tree)
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+            messages/a.yaml:2:5: error: message has no 'header' [PRS005]
+               |
+             2 |   - key: winback
+               |     ^
+              = fix: add 'header: …'
+            messages/a.yaml:6:5: error: unknown key 'heder' in message [PRS003]
+               |
+             6 |     heder: Stay
+               |     ^~~~~
+              = fix: did you mean 'header'?
+            2 errors, 0 warnings in 1 file
+
+            """)
+        let json = try MsgcRunner.run(["lint", "--content", tree.path, "--format", "json"])
+        #expect(json.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["schemaVersion"] as? Int == 1)
+        #expect((object?["diagnostics"] as? [Any])?.count == 2)
+    }
+
+    @Test func colourFollowsTheFlagAndNoColor() throws {
+        let tree = try MsgcRunner.temporaryFolder()
+        try MsgcRunner.write(["msgc.yaml": "bundleId: [x]\n"], into: tree)
+        let coloured = try MsgcRunner.run(["lint", "--content", tree.path, "--color", "always"])
+        #expect(coloured.stdout.contains("\u{1B}[1;31merror:"))
+        let plain = try MsgcRunner.run(["lint", "--content", tree.path])
+        #expect(!plain.stdout.contains("\u{1B}["))
+    }
+
+    @Test func explainListsTheCatalogAndOneRule() throws {
+        let list = try MsgcRunner.run(["explain"])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("PRJ003"))
+        let one = try MsgcRunner.run(["explain", "missing-default-message"])
+        #expect(one.stdout.hasPrefix("PRJ003 missing-default-message (error)"))
+        #expect(try MsgcRunner.run(["explain", "NOPE999"]).status == 2)
+    }
+}

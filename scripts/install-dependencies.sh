@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages msgc builds against, when they are missing.
+# msgc needs libxml2-dev (XLIFF) and libssl-dev (libcrypto: SHA-1, SHA-256), found through pkg-config.
+set -euo pipefail
+
+missing=()
+for package in libxml2-dev libssl-dev pkg-config; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing ${missing[*]}" >&2
+    sudo_cmd=()
+    [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
