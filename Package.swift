@@ -36,20 +36,14 @@ let package = Package(
             dependencies: ["Model", "CLibXML2", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "Lint", dependencies: ["Model", "Parser"]),
-        .target(name: "Coverage", dependencies: ["Model", "Parser", "Lint"]),
         .target(name: "Emitter", dependencies: ["Model", "Parser", "CCrypto", "CFileSystem"]),
         .executableTarget(
             name: "msgc",
             dependencies: [
-                "Model", "Parser", "Lint", "Coverage", "Emitter",
+                "Model", "Parser", "Lint", "Emitter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ModelTests", dependencies: ["Model"]),
-        .testTarget(name: "ParserTests", dependencies: ["Parser"]),
         .testTarget(name: "LintTests", dependencies: ["Lint", "Parser"]),
-        .testTarget(name: "CoverageTests", dependencies: ["Coverage"]),
-        .testTarget(name: "EmitterTests", dependencies: ["Emitter", "Parser"]),
-        .testTarget(name: "msgcTests", dependencies: ["msgc"]),
     ]
 )
