@@ -27,6 +27,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // zlib compresses the PNG images that tests make; msgc itself never inflates or deflates.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Glibc's Swift module does not expose renameat2 (it needs _GNU_SOURCE); this one C
         // function gives the Emitter an atomic swap of the previous bundle and the new one.
         .target(name: "CFileSystem"),
@@ -44,6 +50,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LintTests", dependencies: ["Lint", "Parser"]),
+        .testTarget(name: "LintTests", dependencies: ["Lint", "Parser", "Model", "CZlib"]),
     ]
 )
