@@ -13,8 +13,8 @@ struct NumberMismatch: LintRule {
         summary: "A translation's numbers or percentages differ from its source's.",
         rationale: "A retention message's numbers are promises (50% off, 3 months free). A translation that says 40% or drops the number misstates the offer in that language, which no reviewer who does not read it will notice.",
         examples: [
-            .valid("header: Stay with Premium", extraFiles: ExampleTranslation.german([:])),
-            .invalid("header: Stay with Premium", extraFiles: ExampleTranslation.german([
+            .valid("header: Stay with Premium", extraFiles: ExampleFiles.german([:])),
+            .invalid("header: Stay with Premium", extraFiles: ExampleFiles.german([
                 "body": "Behalten Sie Ihr Jahresabo und sparen Sie ⟦40 %⟧ bei der nächsten Verlängerung.",
             ])),
         ])

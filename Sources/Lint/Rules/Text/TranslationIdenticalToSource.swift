@@ -13,8 +13,8 @@ struct TranslationIdenticalToSource: LintRule {
         summary: "A translation is identical to its source text.",
         rationale: "A target equal to its source is most often a unit copied over and never translated, which CAT tools do when pre-filling. Texts with no letters, single words such as brand names, and translations into another variety of the source language are left alone.",
         examples: [
-            .valid("header: Stay with Premium", extraFiles: ExampleTranslation.german([:])),
-            .invalid("header: Stay with Premium", extraFiles: ExampleTranslation.german(["header": "⟦Stay with Premium⟧"])),
+            .valid("header: Stay with Premium", extraFiles: ExampleFiles.german([:])),
+            .invalid("header: Stay with Premium", extraFiles: ExampleFiles.german(["header": "⟦Stay with Premium⟧"])),
         ])
 
     static func isSameByNature(_ text: String) -> Bool {
