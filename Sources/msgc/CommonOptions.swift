@@ -5,7 +5,7 @@ import Model
 
 /// How diagnostics are printed.
 enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
-    case human, json
+    case human, json, sarif, github
 }
 
 /// When to colour human output.
@@ -51,6 +51,8 @@ struct CommonOptions: ParsableArguments {
         switch format {
         case .human: return HumanRenderer.render(diagnostics, options: options)
         case .json: return JSONRenderer.render(diagnostics, options: options)
+        case .sarif: return SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version)
+        case .github: return GitHubRenderer.render(diagnostics, options: options)
         }
     }
 

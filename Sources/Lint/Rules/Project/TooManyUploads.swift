@@ -8,7 +8,8 @@ struct TooManyUploads: LintRule {
     static let info = RuleInfo(
         code: "PRJ006", name: "too-many-uploads", severity: .error,
         summary: "A build would ship more than 2,000 messages or 2,000 images.",
-        rationale: "Apple holds at most 2,000 messages and 2,000 images per app and refuses further uploads (MaximumNumberOfMessagesReachedError). Each message counts once per locale it ships in; an image counts once per size it is used at.")
+        rationale: "Apple holds at most 2,000 messages and 2,000 images per app and refuses further uploads (MaximumNumberOfMessagesReachedError). Each message counts once per locale it ships in; an image counts once per size it is used at.",
+        examples: [.valid("default: true")])
 
     func check(_ context: LintContext) -> [Diagnostic] {
         let shipped = context.localization.candidates
