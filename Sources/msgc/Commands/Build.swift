@@ -37,7 +37,7 @@ extension Msgc {
             if strict {
                 diagnostics = diagnostics.map { var copy = $0; if copy.severity == .warning { copy.severity = .error }; return copy }
             }
-            Output.write(options.render(diagnostics, sources: compilation.catalog.sourceFiles, to: .standardError), to: .standardError)
+            Output.write(options.render(diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardError), to: .standardError)
             if compilation.hasIOFailure { throw ExitStatus.failure.exitCode }
             guard let config = compilation.catalog.config, plan.blockingErrors.isEmpty else {
                 note("build stopped: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
