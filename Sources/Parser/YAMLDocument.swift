@@ -288,8 +288,8 @@ struct MappingReader {
     }
 }
 
-/// Levenshtein distance, for "did you mean" suggestions between short words.
-func editDistance(_ lhs: String, _ rhs: String) -> Int {
+/// Levenshtein distance in Unicode scalars, for "did you mean" suggestions between short words.
+public func editDistance(_ lhs: String, _ rhs: String) -> Int {
     let a = Array(lhs.unicodeScalars)
     let b = Array(rhs.unicodeScalars)
     if a.isEmpty { return b.count }

@@ -1,4 +1,5 @@
 import Model
+import Parser
 
 /// Finds messages for a product that `msgc.yaml` does not list.
 struct UnknownProduct: LintRule {
@@ -23,9 +24,9 @@ struct UnknownProduct: LintRule {
         return context.catalog.messages.compactMap { (message: Message) -> Diagnostic? in
             let product = message.product.value
             guard !known.contains(product) else { return nil }
-            let nearest = known.min { editDistanceBetween($0, product) < editDistanceBetween($1, product) }
+            let nearest = known.min { editDistance($0, product) < editDistance($1, product) }
             var fixIts: [FixIt] = []
-            if let nearest, editDistanceBetween(nearest, product) <= 3 {
+            if let nearest, editDistance(nearest, product) <= 3 {
                 fixIts.append(FixIt("did you mean '\(nearest)'?", edits: [.init(location: message.product.valueSpan, replacement: nearest)]))
             } else {
                 fixIts.append(FixIt("add '\(product)' to `products` in msgc.yaml"))
@@ -35,21 +36,4 @@ struct UnknownProduct: LintRule {
                 subject: message.subject)
         }
     }
-}
-
-/// Levenshtein distance between two short identifiers.
-func editDistanceBetween(_ lhs: String, _ rhs: String) -> Int {
-    let a = Array(lhs.utf8)
-    let b = Array(rhs.utf8)
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var previous = Array(0...b.count)
-    var current = previous
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }
