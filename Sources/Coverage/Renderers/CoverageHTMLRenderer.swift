@@ -204,6 +204,9 @@ public enum CoverageHTMLRenderer {
         .detail.h0 { border-inline-start-color: #cf222e; }
         .detail:target { outline: 3px solid #0969da; }
         .detail p { margin: 2px 0; }
+        .detail h3 .code, .detail h3 .native { display: inline; margin-inline-end: 6px; }
+        .detail h3 .native { font-weight: 400; }
+        .heatmap th .native { max-width: 110px; margin: 0 auto; }
         .detail ul { margin: 4px 0; padding-inline-start: 22px; }
         .detail .ok { color: #1a7f37; }
         .reason.failing-rule, .reason.rejected { color: #a40e26; }
