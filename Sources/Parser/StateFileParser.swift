@@ -39,6 +39,11 @@ public enum StateFileParser {
         } catch {
             return (nil, [problem("state file is not valid JSON: \(error.message)", path: path, line: error.line, column: error.column)])
         }
+        guard case .object = root.value else {
+            return (nil, [problem(
+                "state file must be a JSON object with \"messages\" and \"images\", not \(root.kindName)", path: path,
+                line: root.line, column: root.column)])
+        }
         var diagnostics: [Diagnostic] = []
         let messages = list(
             in: root, outer: "messages", inner: "messageIdentifiers", identifierKey: "messageIdentifier", stateKey: "messageState",
@@ -56,10 +61,6 @@ public enum StateFileParser {
     ) -> [HeldUpload] {
         func report(_ message: String, at node: JSONDocument.Node) {
             diagnostics.append(problem(message, path: path, line: node.line, column: node.column))
-        }
-        guard case .object = root.value else {
-            report("state file must be a JSON object with \"messages\" and \"images\", not \(root.kindName)", at: root)
-            return []
         }
         guard let container = root.member(outer) else {
             report("state file has no \"\(outer)\" member (Apple's \(outer == "messages" ? "Get Message List" : "Get Image List") response)", at: root)
