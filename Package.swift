@@ -48,7 +48,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ModelTests", dependencies: ["Model"]),
-        .testTarget(name: "ParserTests", dependencies: ["Parser"]),
+        .testTarget(name: "ParserTests", dependencies: ["Parser", "CLibXML2"], exclude: ["Fixtures"]),
         .testTarget(name: "EmitterTests", dependencies: ["Emitter", "Parser"]),
         .testTarget(
             name: "CoverageTests",

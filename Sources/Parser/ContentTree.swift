@@ -59,7 +59,21 @@ public struct ContentTree: Sendable {
             }
         }
 
-        let translationFiles: [TranslationFile] = []
+        var translationFiles: [TranslationFile] = []
+        let (xliffPaths, xliffWalkDiagnostics) = files(under: "translations", extensions: ["xliff", "xlf"])
+        diagnostics += xliffWalkDiagnostics
+        for path in xliffPaths {
+            switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
+            case .success(let bytes):
+                let (file, fileDiagnostics) = XLIFFReader.read(bytes: bytes, path: path)
+                translationFiles.append(file)
+                diagnostics += fileDiagnostics
+            case .failure(let failure):
+                diagnostics.append(readFailure(failure, path: path))
+                translationFiles.append(TranslationFile(
+                    path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false))
+            }
+        }
 
         let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"])
         diagnostics += imageWalkDiagnostics

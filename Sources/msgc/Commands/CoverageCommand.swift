@@ -85,9 +85,9 @@ extension Msgc {
             }
             if let out {
                 do {
-                    try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+                    try FileOutput.write(Array(text.utf8), to: URL(fileURLWithPath: out))
                 } catch {
-                    Output.write("msgc: cannot write '\(out)': \((error as NSError).localizedDescription)\n", to: .standardError)
+                    Output.write("msgc: \(error)\n", to: .standardError)
                     throw ExitStatus.failure.exitCode
                 }
                 if !quiet { Output.write("wrote \(out): \(CoverageWording.headline(report))\n", to: .standardOutput) }

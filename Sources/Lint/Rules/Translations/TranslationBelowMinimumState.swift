@@ -1,0 +1,24 @@
+import Model
+
+/// Finds translations whose XLIFF state has not reached the project's `minimumState`.
+struct TranslationBelowMinimumState: LintRule {
+    static let info = RuleInfo(
+        code: "TRN002", name: "translation-below-minimum-state", severity: .warning,
+        summary: "A translation's state is below the project's minimumState.",
+        rationale: "msgc.yaml's `minimumState` (translated, reviewed or final) says how far through the translation workflow a text must be before it ships. A unit still marked for review is left out in its locale until it gets there.",
+        examples: [
+            .valid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium")]),
+            .invalid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium", state: "needs-review-translation", marked: true)]),
+        ])
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        context.localization.gaps.compactMap { gap in
+            guard case .belowMinimumState(let state, let raw) = gap.reason, let unit = gap.unit else { return nil }
+            let written = raw.map { "'\($0)'" } ?? "no state"
+            return diagnose(
+                "\(gap.field.displayName) translation in \(gap.subject.locale ?? "") is \(state.rawValue) (\(written)); the project ships \(context.config.minimumState.rawValue) or better",
+                at: unit.target?.location ?? unit.location,
+                fixIts: [FixIt("finish the translation's review, or lower `minimumState` in msgc.yaml")], subject: gap.subject)
+        }
+    }
+}

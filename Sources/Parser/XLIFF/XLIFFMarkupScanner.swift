@@ -1,0 +1,224 @@
+/// A position in the UTF-8 text of an XLIFF file: byte offset, 1-based line, 1-based column in
+/// Unicode scalars.
+struct XLIFFTextPosition: Hashable, Sendable {
+    var offset: Int
+    var line: Int
+    var column: Int
+}
+
+/// One piece of markup found by `XLIFFMarkupScanner`.
+struct XLIFFScannedTag: Sendable {
+    enum Kind: Sendable {
+        case start
+        case emptyElement
+        case end
+        case doctype
+    }
+
+    var kind: Kind
+    /// The qualified name as written (`target`, `slr:profiles`); empty for a DOCTYPE.
+    var qualifiedName: String
+    /// The `<` that opens the tag.
+    var start: XLIFFTextPosition
+    /// Just after the closing `>`: where an element's content begins.
+    var contentStart: XLIFFTextPosition
+    /// Each attribute's value as written: from just after its opening quote to its closing quote.
+    var attributeValues: [XLIFFScannedAttributeValue]
+
+    func attributeValue(_ qualifiedName: String) -> XLIFFScannedAttributeValue? {
+        attributeValues.first { $0.name == qualifiedName }
+    }
+}
+
+/// Where an attribute value is written in the text.
+struct XLIFFScannedAttributeValue: Sendable {
+    /// The attribute's qualified name.
+    var name: String
+    var start: XLIFFTextPosition
+    /// Byte offset of the closing quote.
+    var endOffset: Int
+}
+
+/// Finds tags, with exact line and column, in the UTF-8 text of an XML document.
+///
+/// libxml2's streaming reader says where its *parser* is, which runs up to a 512-byte chunk
+/// ahead of the node being read, and its nodes keep a line (capped at 65,535 in 2.9) but no
+/// column. This scanner walks the same text in step with the reader: every element the reader
+/// delivers is the next start tag here, every end element the next end tag. It is not a parser:
+/// it relies on libxml2 for well-formedness and only has to skip comments, processing
+/// instructions, CDATA sections and quoted attribute values correctly, which is all it takes
+/// to find tags in XML (a raw `<` cannot occur anywhere else).
+///
+/// Line breaks are counted as XML counts them: LF, CR LF and a lone CR each end a line.
+struct XLIFFMarkupScanner {
+    private let bytes: [UInt8]
+    private var index: Int
+    private var line = 1
+    private var column = 1
+
+    /// Scans `bytes` (UTF-8) from offset `start`, which must begin a line (after any BOM).
+    init(utf8 bytes: [UInt8], start: Int = 0) {
+        self.bytes = bytes
+        self.index = start
+    }
+
+    var position: XLIFFTextPosition { XLIFFTextPosition(offset: index, line: line, column: column) }
+
+    /// The next start, empty-element, end or DOCTYPE tag, or nil at the end of the text.
+    mutating func nextTag() -> XLIFFScannedTag? {
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count else {
+                advance()
+                continue
+            }
+            let start = position
+            let next = bytes[index + 1]
+            if next == UInt8(ascii: "?") {
+                skip(past: Array("?>".utf8))
+            } else if next == UInt8(ascii: "!") {
+                if hasPrefix("<!--") {
+                    skip(past: Array("-->".utf8))
+                } else if hasPrefix("<![CDATA[") {
+                    skip(past: Array("]]>".utf8))
+                } else {
+                    skipDeclaration()
+                    return XLIFFScannedTag(kind: .doctype, qualifiedName: "", start: start, contentStart: position,
+                                           attributeValues: [])
+                }
+            } else if next == UInt8(ascii: "/") {
+                advance(by: 2)
+                let name = readName()
+                while index < bytes.count, bytes[index] != UInt8(ascii: ">") { advance() }
+                advance()
+                return XLIFFScannedTag(kind: .end, qualifiedName: name, start: start, contentStart: position,
+                                       attributeValues: [])
+            } else {
+                advance()
+                return readStartTag(from: start)
+            }
+        }
+        return nil
+    }
+
+    /// The text between two offsets, as UTF-8 bytes.
+    func bytes(from start: Int, to end: Int) -> ArraySlice<UInt8> {
+        bytes[max(0, start)..<min(max(start, end), bytes.count)]
+    }
+
+    // MARK: - Pieces
+
+    private mutating func readStartTag(from start: XLIFFTextPosition) -> XLIFFScannedTag {
+        let name = readName()
+        var attributes: [XLIFFScannedAttributeValue] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ">") {
+                advance()
+                return XLIFFScannedTag(kind: .start, qualifiedName: name, start: start, contentStart: position,
+                                       attributeValues: attributes)
+            }
+            if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ">") {
+                advance(by: 2)
+                return XLIFFScannedTag(kind: .emptyElement, qualifiedName: name, start: start, contentStart: position,
+                                       attributeValues: attributes)
+            }
+            if Self.isSpace(byte) {
+                advance()
+                continue
+            }
+            let attributeName = readName()
+            if attributeName.isEmpty { advance() }
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "'"),
+                  bytes[index] != UInt8(ascii: ">") {
+                advance()
+            }
+            guard index < bytes.count, bytes[index] != UInt8(ascii: ">") else { continue }
+            let quote = bytes[index]
+            advance()
+            let valueStart = position
+            while index < bytes.count, bytes[index] != quote { advance() }
+            attributes.append(XLIFFScannedAttributeValue(name: attributeName, start: valueStart, endOffset: index))
+            advance()
+        }
+        return XLIFFScannedTag(kind: .start, qualifiedName: name, start: start, contentStart: position,
+                               attributeValues: attributes)
+    }
+
+    private mutating func readName() -> String {
+        let begin = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if Self.isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=") {
+                break
+            }
+            advance()
+        }
+        return String(decoding: bytes[begin..<index], as: UTF8.self)
+    }
+
+    /// Skips `<!DOCTYPE …>` including an internal subset in brackets and quoted literals.
+    private mutating func skipDeclaration() {
+        var bracketDepth = 0
+        var quote: UInt8?
+        advance(by: 2)
+        while index < bytes.count {
+            let byte = bytes[index]
+            advance()
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                bracketDepth += 1
+            } else if byte == UInt8(ascii: "]") {
+                bracketDepth -= 1
+            } else if byte == UInt8(ascii: ">"), bracketDepth <= 0 {
+                return
+            }
+        }
+    }
+
+    private func hasPrefix(_ text: String) -> Bool {
+        var offset = index
+        for byte in text.utf8 {
+            guard offset < bytes.count, bytes[offset] == byte else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    private mutating func skip(past terminator: [UInt8]) {
+        while index < bytes.count {
+            if bytes[index] == terminator[0], index + terminator.count <= bytes.count,
+               bytes[index..<(index + terminator.count)].elementsEqual(terminator) {
+                advance(by: terminator.count)
+                return
+            }
+            advance()
+        }
+    }
+
+    private mutating func advance(by count: Int) {
+        for _ in 0..<count { advance() }
+    }
+
+    private mutating func advance() {
+        guard index < bytes.count else { return }
+        let byte = bytes[index]
+        index += 1
+        if byte == UInt8(ascii: "\n") {
+            line += 1
+            column = 1
+        } else if byte == UInt8(ascii: "\r") {
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { index += 1 }
+            line += 1
+            column = 1
+        } else if byte & 0xC0 != 0x80 {
+            column += 1
+        }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Emitter
+import Foundation
+import Lint
+import Model
+import Parser
+
+extension Msgc {
+    struct Extract: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the XLIFF a translator needs for one locale.",
+            discussion: """
+                Every translatable string of every message that ships in the locale, with the source \
+                text, the current translation and its state (so re-exporting never loses work), the \
+                message's note, its product and type, and the length limit. A translation whose source \
+                has changed since is written back as needing translation.
+                """)
+
+        enum XLIFFVersion: String, ExpressibleByArgument, CaseIterable {
+            case v1_2 = "1.2"
+            case v2_0 = "2.0"
+        }
+
+        @Option(name: .long, help: ArgumentHelp("The target locale, as in msgc.yaml.", valueName: "locale"))
+        var locale: String
+
+        @Option(name: .long, help: "XLIFF version: 1.2 (default; what Xcode and most tools exchange) or 2.0.")
+        var xliff: XLIFFVersion = .v1_2
+
+        @Option(name: .long, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+        var out: String?
+
+        @OptionGroup var options: CommonOptions
+
+        func run() throws {
+            try options.requireContentTree()
+            let (catalog, diagnostics) = ContentTree(root: options.contentURL).load()
+            let blocking = diagnostics.filter { $0.severity == .error && !$0.location.path.hasPrefix("translations/") }
+            if !blocking.isEmpty {
+                Output.write(options.render(blocking, sources: catalog.sourceFiles, to: .standardError), to: .standardError)
+                Output.write("msgc: fix the message sources first; nothing was extracted\n", to: .standardError)
+                throw ExitStatus.diagnostics.exitCode
+            }
+            let document: String
+            do {
+                document = try XLIFFExport.document(
+                    catalog: catalog, locale: locale, version: xliff == .v2_0 ? .v2_0 : .v1_2, toolVersion: Msgc.version)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            guard let out else {
+                Output.write(document, to: .standardOutput)
+                return
+            }
+            do {
+                try FileOutput.write(Array(document.utf8), to: URL(fileURLWithPath: out))
+            } catch {
+                Output.write("msgc: \(error)\n", to: .standardError)
+                throw ExitStatus.failure.exitCode
+            }
+            if !options.quiet {
+                Output.write("wrote \(out) (XLIFF \(xliff.rawValue), \(locale))\n", to: .standardError)
+            }
+        }
+    }
+}

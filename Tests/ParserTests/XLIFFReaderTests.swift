@@ -1,0 +1,419 @@
+import Foundation
+import Model
+@testable import Parser
+import Testing
+
+@Suite("XLIFF reader")
+struct XLIFFReaderTests {
+    typealias Support = XLIFFTestSupport
+
+    /// The 1-based column (in scalars) where `needle` starts on `line` of a fixture.
+    func column(of needle: String, line: Int, in fixture: String) throws -> Int {
+        let text = String(decoding: try Support.fixtureBytes(fixture), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let row = String(lines[line - 1])
+        let range = try #require(row.range(of: needle))
+        return row.unicodeScalars.distance(from: row.unicodeScalars.startIndex, to: range.lowerBound) + 1
+    }
+
+    // MARK: - XLIFF 1.2
+
+    @Test("1.2 states map onto msgc's scale")
+    func states12() throws {
+        let (file, diagnostics) = try Support.read(fixture: "v12-states.xlf")
+        #expect(diagnostics.isEmpty)
+        #expect(file.isReadable)
+        #expect(file.version == .v1_2)
+        #expect(file.targetLanguage?.value == "de-DE")
+        #expect(file.sourceLanguage?.value == "en-US")
+        let expected: [(String, TranslationState, String?, String?)] = [
+            ("no-state", .translated, nil, "Bleiben Sie bei Premium"),
+            ("translated", .translated, "translated", "A"),
+            ("needs-review-translation", .translated, "needs-review-translation", "A"),
+            ("needs-review-adaptation", .translated, "needs-review-adaptation", "A"),
+            ("needs-review-l10n", .translated, "needs-review-l10n", "A"),
+            ("signed-off", .reviewed, "signed-off", "A"),
+            ("approved", .reviewed, "translated", "A"),
+            ("approved-no-state", .reviewed, nil, "A"),
+            ("approved-no", .translated, "translated", "A"),
+            ("final", .final, "final", "A"),
+            ("approved-final", .final, "final", "A"),
+            ("new", .untranslated, "new", "a"),
+            ("needs-translation", .untranslated, "needs-translation", "A"),
+            ("needs-adaptation", .untranslated, "needs-adaptation", "A"),
+            ("needs-l10n", .untranslated, "needs-l10n", "A"),
+            ("x-custom", .untranslated, "x-checked", "A"),
+            ("empty-final", .untranslated, "final", nil),
+            ("whitespace-final", .untranslated, "final", nil),
+            ("no-target", .untranslated, nil, nil),
+            ("in-group", .translated, "translated", "Sparen Sie 50 % jetzt"),
+            ("escapes", .translated, "translated", "Tom & Jerry <3 😀 \"x\""),
+        ]
+        #expect(file.units.map(\.id.value) == expected.map { "p/k/\($0.0)" })
+        for (name, state, raw, target) in expected {
+            let unit = try #require(file.unit("p/k/\(name)"))
+            #expect(unit.state == state, "\(name)")
+            #expect(unit.rawState == raw, "\(name)")
+            #expect(unit.target?.value == target, "\(name)")
+            #expect(unit.inlineMarkup.isEmpty, "\(name)")
+        }
+        #expect(file.unit("p/k/in-group")?.source.value == "Save 50% now")
+        #expect(file.unit("p/k/escapes")?.source.value == "Tom & Jerry <3 \"x\"")
+    }
+
+    @Test("1.2 units know where their id, source and target are")
+    func locations12() throws {
+        let fixture = "v12-states.xlf"
+        let (file, _) = try Support.read(fixture: fixture)
+        let unit = try #require(file.unit("p/k/no-state"))
+        #expect(unit.location.line == 9)
+        #expect(unit.location.column == 7)
+        #expect(unit.id.location.line == 9)
+        #expect(unit.id.location.column == (try column(of: "p/k/no-state", line: 9, in: fixture)))
+        #expect(unit.source.location.line == 10)
+        #expect(unit.source.location.column == (try column(of: "Stay", line: 10, in: fixture)))
+        #expect(unit.source.style == .plain)
+        #expect(unit.target?.location.line == 11)
+        #expect(unit.target?.location.column == (try column(of: "Bleiben", line: 11, in: fixture)))
+        #expect(unit.target?.style == .plain)
+        // Escaped or CDATA text cannot be mapped back column by column.
+        #expect(file.unit("p/k/escapes")?.target?.style == .opaque)
+        #expect(unit.id.style == .plain)
+        #expect(file.targetLanguage?.style == .plain)
+        #expect(file.targetLanguage?.location.line == 3)
+        #expect(file.targetLanguage?.location.column == (try column(of: "de-DE", line: 3, in: fixture)))
+        let compact = try #require(file.unit("p/k/final"))
+        #expect(compact.target?.location.line == 22)
+        #expect(compact.target?.location.column == (try column(of: ">A<", line: 22, in: fixture)) + 1)
+    }
+
+    @Test("an attribute written with a reference is not verbatim")
+    func attributeStyle() {
+        let (file, _) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="a" source-language="en-US" target-language="pt&#95;BR" datatype="plaintext"><body/></file></xliff>
+            """)
+        #expect(file.targetLanguage?.value == "pt_BR")
+        #expect(file.targetLanguage?.style == .opaque)
+        #expect(file.targetLanguage?.location.column == 61)
+    }
+
+    @Test("an Xcode export (.xcloc) reads with its keys as ids")
+    func xcodeExport() throws {
+        let (file, diagnostics) = try Support.read(fixture: "xcode-export.xliff")
+        #expect(diagnostics.isEmpty)
+        #expect(file.version == .v1_2)
+        #expect(file.targetLanguage?.value == "de")
+        #expect(file.units.map(\.id.value) == ["Keep reading", "Stay with Premium", "%lld articles|==|plural.one", "aBc-12-xyz.text"])
+        #expect(file.unit("Keep reading")?.target == nil)
+        #expect(file.unit("Keep reading")?.state == .untranslated)
+        #expect(file.unit("Stay with Premium")?.state == .untranslated)
+        #expect(file.unit("Stay with Premium")?.rawState == "new")
+        #expect(file.unit("%lld articles|==|plural.one")?.state == .translated)
+        #expect(file.unit("aBc-12-xyz.text")?.target?.value == "Abonnieren")
+    }
+
+    @Test("translate-toolkit's po2xliff output (XLIFF 1.1 namespace) reads")
+    func po2xliff() throws {
+        let (file, diagnostics) = try Support.read(fixture: "po2xliff.xlf")
+        #expect(diagnostics.isEmpty)
+        #expect(file.version == .v1_2)
+        #expect(file.targetLanguage?.value == "pt_BR")
+        // The gettext header unit is metadata, not a translation.
+        #expect(file.units.map(\.id.value) == ["3", "4", "5"])
+        #expect(file.unit("3")?.state == .reviewed)
+        #expect(file.unit("3")?.target?.value == "Fique com o Premium")
+        #expect(file.unit("4")?.state == .untranslated)
+        #expect(file.unit("4")?.rawState == "needs-translation")
+        #expect(file.unit("5")?.target == nil)
+    }
+
+    // MARK: - XLIFF 2.0
+
+    @Test("2.0 segment states, identity, segments and ignorables")
+    func states20() throws {
+        let (file, diagnostics) = try Support.read(fixture: "v20-states.xlf")
+        #expect(diagnostics.isEmpty)
+        #expect(file.version == .v2_0)
+        #expect(file.targetLanguage?.value == "fr-FR")
+        #expect(file.sourceLanguage?.value == "en-US")
+        let expected: [(String, TranslationState, String?, String?)] = [
+            ("no-state", .untranslated, nil, "A"),
+            ("initial", .untranslated, "initial", "A"),
+            ("translated", .translated, "translated", "A"),
+            ("reviewed", .reviewed, "reviewed", "A"),
+            ("final", .final, "final", "A"),
+            ("empty-final", .untranslated, "final", nil),
+            ("no-target", .untranslated, nil, nil),
+            ("id-only", .translated, "translated", "A"),
+            ("segments", .translated, "translated", "Premier. Deuxième un seul."),
+            ("partial", .untranslated, nil, nil),
+            ("reordered", .translated, "translated", "Deux. Un."),
+            ("code-point", .translated, "translated", "Éch\u{1B}ap\u{FFFD}pe"),
+        ]
+        #expect(file.units.map(\.id.value) == expected.map { "p/k/\($0.0)" })
+        for (name, state, raw, target) in expected {
+            let unit = try #require(file.unit("p/k/\(name)"))
+            #expect(unit.state == state, "\(name)")
+            #expect(unit.rawState == raw, "\(name)")
+            #expect(unit.target?.value == target, "\(name)")
+            #expect(unit.inlineMarkup.isEmpty, "\(name)")
+        }
+        let segments = try #require(file.unit("p/k/segments"))
+        #expect(segments.source.value == "First. Second one.")
+        #expect(segments.source.style == .opaque)
+        #expect(segments.target?.location.line == 24)
+        #expect(file.unit("p/k/code-point")?.source.value == "Esc\u{1B}ape")
+        #expect(file.unit("p/k/reordered")?.source.value == "A. B.")
+    }
+
+    @Test("2.0 unit identity: name first, else id with ':' read as '/'")
+    func identity20() throws {
+        let (file, _) = try Support.read(fixture: "v20-states.xlf")
+        let byName = try #require(file.unit("p/k/no-state"))
+        #expect(byName.id.location.column == (try column(of: "p/k/no-state", line: 9, in: "v20-states.xlf")))
+        let byID = try #require(file.unit("p/k/id-only"))
+        #expect(byID.id.location.column == (try column(of: "p:k:id-only", line: 16, in: "v20-states.xlf")))
+    }
+
+    @Test("XLIFF 2.1 keeps the 2.0 namespace and reads as 2.0")
+    func version21() throws {
+        let (file, diagnostics) = try Support.read(fixture: "v21-version.xlf")
+        #expect(diagnostics.isEmpty)
+        #expect(file.version == .v2_0)
+        #expect(file.targetLanguage?.value == "ja")
+        #expect(file.unit("p/k/header")?.target?.value == "滞在")
+    }
+
+    @Test("translate-toolkit's XLIFF 2.0 writer output reads (ids with '/', notes inside segments)")
+    func translateToolkit20() throws {
+        let (file, diagnostics) = try Support.read(fixture: "translate-toolkit-xliff2.xlf")
+        #expect(diagnostics.isEmpty)
+        #expect(file.units.map(\.id.value) == [
+            "com.example.news.premium.yearly/winback/header", "com.example.news.premium.yearly/winback/body",
+        ])
+        // It writes no state on translated segments, and XLIFF 2.0's default state is initial.
+        #expect(file.units.map(\.state) == [.untranslated, .untranslated])
+        #expect(file.units.first?.target?.value == "Restez avec Premium")
+    }
+
+    // MARK: - Encodings
+
+    @Test("UTF-8 with BOM and UTF-16 with BOM or declaration read the same, with the same positions",
+          arguments: ["utf8-bom.xlf", "utf16le-bom.xlf", "utf16be-bom.xlf", "utf16le-no-bom.xlf"])
+    func encodings(fixture: String) throws {
+        let (file, diagnostics) = try Support.read(fixture: fixture)
+        #expect(diagnostics.isEmpty)
+        #expect(file.isReadable)
+        #expect(file.targetLanguage?.value == "ar-SA")
+        let unit = try #require(file.unit("p/k/header"))
+        #expect(unit.source.value == "Stay with Premium 😀")
+        #expect(unit.target?.value == "ابقَ مع بريميوم 😀")
+        #expect(unit.target?.location.line == 7)
+        #expect(unit.target?.location.column == 36)
+        #expect(unit.location.line == 5)
+        #expect(unit.location.column == 7)
+    }
+
+    @Test("UTF-16 with neither BOM nor declaration is refused clearly")
+    func utf16WithoutBOMOrDeclaration() throws {
+        let (file, diagnostics) = try Support.read(fixture: "utf16le-no-bom-no-declaration.xlf")
+        #expect(!file.isReadable)
+        #expect(diagnostics.map(\.code) == ["XLF007"])
+        #expect(diagnostics.first?.message.contains("UTF-16") == true)
+    }
+
+    @Test("a declared encoding other than UTF-8 or UTF-16 is refused at the declaration")
+    func latin1Declared() throws {
+        let (file, diagnostics) = try Support.read(fixture: "latin1-declared.xlf")
+        #expect(!file.isReadable)
+        #expect(diagnostics.map(\.code) == ["XLF007"])
+        let location = try #require(diagnostics.first?.location)
+        #expect(location.line == 1)
+        #expect(location.column == 31)
+        #expect(location.endColumn == 41)
+        #expect(diagnostics.first?.message == "file declares encoding 'ISO-8859-1'; msgc reads XLIFF in UTF-8 or UTF-16")
+    }
+
+    @Test("invalid UTF-8 is refused at the bad byte")
+    func invalidUTF8() throws {
+        let (file, diagnostics) = try Support.read(fixture: "invalid-utf8.xlf")
+        #expect(!file.isReadable)
+        #expect(file.units.isEmpty)
+        #expect(diagnostics.count == 1)
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostic.code == "XLF007")
+        #expect(diagnostic.severity == .error)
+        #expect(diagnostic.location.line == 7)
+        #expect(diagnostic.location.column == 36 + "ابقَ مع بري".unicodeScalars.count)
+        #expect(diagnostic.message.hasPrefix("file is not valid UTF-8: byte 0xFF"))
+    }
+
+    @Test("UTF-16 with an unpaired surrogate is refused with its position")
+    func unpairedSurrogate() {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in Array("<a>\nx".utf16) + [0xD800, 0x0041] + Array("</a>".utf16) {
+            bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        let (_, diagnostics) = XLIFFReader.read(bytes: bytes, path: "t.xlf")
+        #expect(diagnostics.map(\.code) == ["XLF007"])
+        #expect(diagnostics.first?.location.line == 2)
+        #expect(diagnostics.first?.location.column == 2)
+    }
+
+    // MARK: - Readable files with problems
+
+    @Test("inline markup in a 1.2 target is recorded and reported once per unit")
+    func inlineMarkup12() throws {
+        let fixture = "v12-inline-markup.xlf"
+        let (file, diagnostics) = try Support.read(fixture: fixture)
+        #expect(file.isReadable)
+        let header = try #require(file.unit("com.example.news/winback/header"))
+        #expect(header.inlineMarkup.map(\.value) == ["g", "x", "ph", "sub"])
+        #expect(header.inlineMarkup.first?.location.line == 7)
+        #expect(header.inlineMarkup.first?.location.column == (try column(of: "<g ", line: 7, in: fixture)))
+        #expect(header.target?.value == "Bleiben Sie bei Premiumjetzt")
+        #expect(file.unit("com.example.news/winback/body")?.inlineMarkup.isEmpty == true)
+        #expect(file.unit("com.example.news/winback/body")?.source.value == "Save 50%")
+        #expect(file.unit("com.example.news/winback/image.alt")?.inlineMarkup.map(\.value) == ["bx", "ex", "it"])
+
+        #expect(diagnostics.map(\.code) == ["XLF008", "XLF008"])
+        let first = try #require(diagnostics.first)
+        #expect(first.severity == .error)
+        #expect(first.location.line == 7)
+        #expect(first.location.column == (try column(of: "<g ", line: 7, in: fixture)))
+        #expect(first.location.endColumn == (try column(of: "Premium</g>", line: 7, in: fixture)))
+        #expect(first.message
+            == "target of unit 'com.example.news/winback/header' contains inline elements <g>, <x>, <ph>, <sub>; Apple shows plain text only")
+        #expect(first.notes.count == 3)
+        #expect(first.subject == Subject(product: "com.example.news", key: "winback", locale: "de-DE"))
+    }
+
+    @Test("inline markup in a 2.0 target is recorded")
+    func inlineMarkup20() throws {
+        let (file, diagnostics) = try Support.read(fixture: "v20-inline-markup.xlf")
+        let unit = try #require(file.unit("com.example.news/winback/header"))
+        #expect(unit.inlineMarkup.map(\.value) == ["pc", "ph", "sc", "ec"])
+        #expect(unit.target?.value == "Bleiben Sie bei Premiumjetzt")
+        #expect(diagnostics.map(\.code) == ["XLF008"])
+    }
+
+    @Test("a duplicate unit id is a warning and the first unit wins")
+    func duplicateUnit() {
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="m" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
+            <trans-unit id="p/k/header"><source>a</source><target>Erste</target></trans-unit>
+            <trans-unit id="p/k/header"><source>a</source><target>Zweite</target></trans-unit>
+            </body></file></xliff>
+            """)
+        #expect(file.units.count == 1)
+        #expect(file.units.first?.target?.value == "Erste")
+        #expect(diagnostics.map(\.code) == ["XLF009"])
+        #expect(diagnostics.first?.severity == .warning)
+        #expect(diagnostics.first?.location.line == 4)
+        #expect(diagnostics.first?.location.column == 17)
+        #expect(diagnostics.first?.message == "unit id 'p/k/header' appears again; msgc uses the first one on line 3 and ignores this one")
+    }
+
+    @Test("several <file> elements must agree on the target language")
+    func conflictingTargetLanguages() {
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="a" source-language="en-US" target-language="pt-BR" datatype="plaintext"><body>
+            <trans-unit id="p/k/header"><source>a</source><target>A</target></trans-unit></body></file>
+            <file original="b" source-language="en-US" target-language="pt_br" datatype="plaintext"><body>
+            <trans-unit id="p/k/body"><source>b</source><target>B</target></trans-unit></body></file>
+            <file original="c" source-language="en-US" target-language="fr-FR" datatype="plaintext"><body>
+            <trans-unit id="p/k/image.alt"><source>c</source><target>C</target></trans-unit></body></file>
+            <file original="d" source-language="en-US" datatype="plaintext"><body>
+            <trans-unit id="p/k/bullets.1.text"><source>d</source><target>D</target></trans-unit></body></file>
+            </xliff>
+            """)
+        #expect(file.isReadable)
+        #expect(file.targetLanguage?.value == "pt-BR")
+        #expect(file.units.map(\.id.value) == ["p/k/header", "p/k/body", "p/k/bullets.1.text"])
+        #expect(diagnostics.map(\.code) == ["XLF010"])
+        #expect(diagnostics.first?.location.line == 6)
+        #expect(diagnostics.first?.message
+            == "this <file> has target-language 'fr-FR' but an earlier one has 'pt-BR'; its units are ignored")
+    }
+
+    @Test("a file without target language is reported", arguments: [
+        """
+        <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+        <file original="a" source-language="en-US" datatype="plaintext"><body/></file></xliff>
+        """,
+        """
+        <xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en-US">
+        <file id="f"><unit id="u"><segment><source>a</source></segment></unit></file></xliff>
+        """,
+    ])
+    func missingTargetLanguage(text: String) {
+        let (file, diagnostics) = Support.read(text)
+        #expect(file.isReadable)
+        #expect(file.targetLanguage == nil)
+        #expect(diagnostics.map(\.code) == ["XLF011"])
+        #expect(diagnostics.first?.location.line == (text.contains("2.0") ? 1 : 2))
+    }
+
+    @Test("units without id or source are ignored with a warning")
+    func incompleteUnits() {
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="a" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
+            <trans-unit resname="x"><source>a</source><target>A</target></trans-unit>
+            <trans-unit id="p/k/header"><target>A</target></trans-unit>
+            <trans-unit id="p/k/body"><source>b</source></trans-unit>
+            </body></file></xliff>
+            """)
+        #expect(file.units.map(\.id.value) == ["p/k/body"])
+        #expect(diagnostics.map(\.code) == ["XLF012", "XLF012"])
+        #expect(diagnostics.map(\.severity) == [.warning, .warning])
+        #expect(diagnostics.map(\.message) == [
+            "<trans-unit> has no id and is ignored", "unit 'p/k/header' has no source text and is ignored",
+        ])
+    }
+
+    // MARK: - Positions in big files
+
+    @Test("line numbers stay exact past line 65,535 (libxml2 2.9 caps its own)")
+    func bigLineNumbers() {
+        let padding = String(repeating: "\n", count: 70_000)
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="a" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>\(padding)
+              <trans-unit id="p/k/header"><source>a</source><target>A</target></trans-unit>
+            </body></file></xliff>
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(file.units.first?.location.line == 70_003)
+        #expect(file.units.first?.location.column == 3)
+        #expect(file.units.first?.target?.location.column == 57)
+    }
+
+    @Test("CR LF and lone CR line breaks count as XML counts them")
+    func lineBreaks() {
+        let (file, _) = Support.read(
+            "<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\">\r\n"
+                + "<file original=\"a\" source-language=\"en\" target-language=\"de\" datatype=\"plaintext\"><body>\r"
+                + "<trans-unit id=\"p/k/header\">\r\n  <source>a</source><target>A</target></trans-unit></body></file></xliff>")
+        #expect(file.units.first?.location.line == 3)
+        #expect(file.units.first?.source.location.line == 4)
+        #expect(file.units.first?.source.location.column == 11)
+    }
+
+    @Test("reading is safe from several threads at once")
+    func concurrentReads() async throws {
+        let bytes = try Support.fixtureBytes("v12-states.xlf")
+        let expected = XLIFFReader.read(bytes: bytes, path: "t.xlf").0
+        try await withThrowingTaskGroup(of: TranslationFile.self) { group in
+            for _ in 0..<8 {
+                group.addTask { XLIFFReader.read(bytes: bytes, path: "t.xlf").0 }
+            }
+            for try await file in group {
+                #expect(file == expected)
+            }
+        }
+    }
+}
