@@ -177,7 +177,7 @@ public enum CoverageHTMLRenderer {
         .blocking { background: #ffebe9; border: 1px solid #ff8182; padding: 8px 12px; border-radius: 6px; }
         table.heatmap { border-collapse: separate; border-spacing: 4px; }
         .heatmap th { font-weight: 600; text-align: center; vertical-align: bottom; padding: 4px 6px; }
-        .heatmap th.product { text-align: start; vertical-align: middle; max-width: 280px; }
+        .heatmap th.product { text-align: start; vertical-align: middle; max-width: 320px; overflow-wrap: anywhere; }
         .heatmap th .code, .heatmap th .native, .sub { display: block; }
         .native, .sub { font-weight: 400; font-size: 12px; color: var(--muted); }
         .heatmap td { width: 84px; height: 56px; text-align: center; border-radius: 6px; padding: 0; position: relative; }
