@@ -18,11 +18,6 @@ public struct Compilation: Sendable {
     /// Reads and checks the content tree at `root`.
     public static func compile(root: URL) -> Compilation {
         let (catalog, parseDiagnostics) = ContentTree(root: root).load()
-        return compile(catalog, parseDiagnostics: parseDiagnostics)
-    }
-
-    /// Checks a catalog already read (or built in memory); `parseDiagnostics` are what reading it found.
-    public static func compile(_ catalog: Catalog, parseDiagnostics: [Diagnostic] = []) -> Compilation {
         let localization = Localizer.localize(catalog)
         let diagnostics = parseDiagnostics + Linter.lint(catalog, localization: localization)
         return Compilation(catalog: catalog, localization: localization, diagnostics: diagnostics.sortedForOutput())

@@ -145,3 +145,41 @@ import Testing
         #expect((manifest["deferred"] as? [[String: Any]])?.isEmpty == true)
     }
 }
+
+/// The known-gaps fixture through the built binary: every format byte for byte as the golden
+/// files of CoverageTests, which the in-process renderers produce.
+@Suite struct CoverageFixtureCommandTests {
+    static let fixture = MsgcRunner.packageRoot.appendingPathComponent("Tests/CoverageTests/Fixtures/known-gaps")
+
+    @Test(arguments: [("json", "coverage.json"), ("markdown", "coverage.md"), ("table", "coverage.txt"), ("html", "coverage.html")])
+    func everyFormatMatchesItsGoldenFile(format: String, golden: String) throws {
+        let result = try MsgcRunner.run([
+            "coverage", "--content", Self.fixture.appendingPathComponent("content").path, "--state",
+            Self.fixture.appendingPathComponent("state.json").path, "--format", format, "--color", "never",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        let expected = try String(contentsOf: Self.fixture.appendingPathComponent("expected/\(golden)"), encoding: .utf8)
+        #expect(result.stdout == expected)
+    }
+
+    @Test func productionBuildWithTheFixtureStateDefersOnlyWhatIsNotApproved() throws {
+        let out = try MsgcRunner.temporaryFolder().appendingPathComponent("production")
+        let result = try MsgcRunner.run([
+            "build", "--content", Self.fixture.appendingPathComponent("content").path, "--environment", "production",
+            "--state", Self.fixture.appendingPathComponent("state.json").path, "--out", out.path, "--color", "never",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("[STA002]"))  // the German offer was rejected
+        #expect(result.stderr.contains("warning: the production default configuration of com.example.gaps.yearly in ar-SA is deferred"))
+        let data = try Data(contentsOf: out.appendingPathComponent("manifest.json"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let defaults = (manifest["operations"] as? [[String: Any]] ?? []).filter { $0["op"] as? String == "configureDefault" }
+        #expect(defaults.map { "\($0["product"]!) \($0["locale"]!)" }.sorted() == [
+            "com.example.gaps.monthly en-US", "com.example.gaps.yearly de-DE", "com.example.gaps.yearly en-US", "com.example.gaps.yearly fr-FR",
+        ])
+        let deferred = manifest["deferred"] as? [[String: Any]] ?? []
+        #expect(deferred.map { "\($0["product"]!) \($0["locale"]!)" } == ["com.example.gaps.yearly ar-SA"])
+        #expect((manifest["unreferenced"] as? [[String: Any]])?.count == 2)
+    }
+}
