@@ -23,6 +23,22 @@ public struct Compilation: Sendable {
         return Compilation(catalog: catalog, localization: localization, diagnostics: diagnostics.sortedForOutput())
     }
 
+    /// Source text for every file a diagnostic points into: the YAML the parser kept, plus
+    /// the other files (XLIFF) read again, only when something is reported in them.
+    public func snippetSources(root: URL) -> [String: SourceFile] {
+        var sources = catalog.sourceFiles
+        let tree = ContentTree(root: root)
+        var paths = Set<String>()
+        for diagnostic in diagnostics {
+            paths.insert(diagnostic.location.path)
+            for note in diagnostic.notes { if let path = note.location?.path { paths.insert(path) } }
+        }
+        for path in paths.sorted() where sources[path] == nil && !path.hasPrefix("images/") {
+            if let file = tree.sourceFile(at: path) { sources[path] = file }
+        }
+        return sources
+    }
+
     /// Whether a finding is an I/O failure (exit status 2) rather than a content mistake.
     public var hasIOFailure: Bool {
         diagnostics.contains { ParserDiagnostics.ioFailureCodes.contains($0.code) }

@@ -93,6 +93,15 @@ public struct ContentTree: Sendable {
         return (catalog, diagnostics)
     }
 
+    /// The text of a file of the tree, for source snippets: nil unless it is valid UTF-8 (with
+    /// or without BOM) and no larger than msgc reads for XLIFF.
+    public func sourceFile(at path: String) -> SourceFile? {
+        guard let normalized = Self.normalize(path),
+              case .success(let bytes) = FileReader.bytes(at: url(for: normalized), limit: ContentLimits.maxXLIFFBytes),
+              case .success(let text) = UTF8Text.decode(bytes) else { return nil }
+        return SourceFile(path: path, text: text)
+    }
+
     /// Loads an image referenced as `path` (root-relative, `/`-separated), refusing any path
     /// that leads outside the tree, directly or through a symbolic link.
     public func image(at path: String) -> ImageAsset {

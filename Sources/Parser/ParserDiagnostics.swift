@@ -8,8 +8,8 @@ public enum ParserDiagnostics {
         summary: "A message source or msgc.yaml is not well-formed YAML.",
         rationale: "msgc cannot know what a file that does not parse means, so it reports the first place libyaml could not read and uses nothing from the file.",
         examples: [
-            .validFile("messages/example.yaml", "messages:\n  - key: winback\n"),
-            .invalidFile("messages/example.yaml", "messages:\n  - key: winback\n    header: \"Stay with Premium⟦\n⟧"),
+            .validFile("messages/example.yaml", "messages:\n  - key: winback\n    product: com.example.news.premium.yearly\n    type: text\n    default: true\n    header: Stay with Premium\n    body: Keep reading without limits.\n"),
+            .invalidFile("messages/draft.yaml", "messages:\n  - key: last-chance\n    header: \"Stay with Premium\n⟦⟧"),
         ])
 
     public static let invalidEncoding = RuleInfo(
@@ -31,8 +31,8 @@ public enum ParserDiagnostics {
         summary: "A value has the wrong YAML type: a list where text belongs, text where a mapping belongs.",
         rationale: "msgc reads each key as one type; anything else is a mistake in the source that would change the message silently if msgc guessed.",
         examples: [
-            .valid("default: true"),
-            .invalid("default: ⟦sometimes⟧"),
+            .valid("bullets:\n  - { text: Unlimited articles, image: images/check.png, alt: Check mark }"),
+            .invalid("bullets: ⟦Unlimited articles⟧"),
         ])
 
     public static let missingField = RuleInfo(
@@ -41,7 +41,7 @@ public enum ParserDiagnostics {
         rationale: "Apple requires a header and a body for every message, and msgc needs each message's key, product and type to place it.",
         examples: [
             .validFile("messages/example.yaml", "messages:\n  - key: winback\n    product: com.example.news.premium.yearly\n    type: text\n    default: true\n    header: Stay with Premium\n    body: Keep reading without limits.\n"),
-            .invalidFile("messages/example.yaml", "messages:\n  ⟦- key: winback⟧\n    product: com.example.news.premium.yearly\n    type: text\n    default: true\n    body: Keep reading without limits.\n"),
+            .invalidFile("messages/example.yaml", "messages:\n  - ⟦key: winback⟧\n    product: com.example.news.premium.yearly\n    type: text\n    default: true\n    body: Keep reading without limits.\n"),
         ])
 
     public static let valueNotAllowed = RuleInfo(
@@ -87,8 +87,8 @@ public enum ParserDiagnostics {
         summary: "`namespace` in msgc.yaml is not a UUID.",
         rationale: "Every message and image identifier is a UUID version 5 in this namespace. It must be a UUID written as 36 hexadecimal characters and hyphens, and must never change once messages have been uploaded.",
         examples: [
-            .validFile("msgc.yaml", "namespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b"),
-            .invalidFile("msgc.yaml", "namespace: ⟦1b4e28ba2fa14d3b⟧"),
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+            .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: ⟦1b4e28ba2fa14d3b⟧\nproducts:\n  - id: com.example.news.premium.yearly\n"),
         ])
 
     public static let invalidProductId = RuleInfo(
@@ -96,8 +96,8 @@ public enum ParserDiagnostics {
         summary: "A product identifier or the bundle identifier cannot be used in Apple's paths.",
         rationale: "Apple's client libraries put the product identifier into the request path verbatim; it must be a non-empty run of letters, digits, `.`, `_` and `-`.",
         examples: [
-            .validFile("msgc.yaml", "products:\n  - id: com.example.news.premium.yearly"),
-            .invalidFile("msgc.yaml", "products:\n  - id: ⟦com.example.news/premium yearly⟧"),
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+            .invalidFile("msgc.yaml", "bundleId: ⟦com.example/news app⟧\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
         ])
 
     public static let duplicateProduct = RuleInfo(

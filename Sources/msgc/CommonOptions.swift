@@ -6,7 +6,7 @@ import Parser
 
 /// How diagnostics are printed.
 enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
-    case human, json
+    case human, json, sarif, github
 }
 
 /// When to colour human output.
@@ -55,6 +55,8 @@ struct CommonOptions: ParsableArguments {
         switch format {
         case .human: return HumanRenderer.render(diagnostics, options: options)
         case .json: return JSONRenderer.render(diagnostics, options: options)
+        case .sarif: return SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version)
+        case .github: return GitHubRenderer.render(diagnostics, options: options)
         }
     }
 
@@ -79,7 +81,13 @@ enum StateOption {
         let (state, diagnostics) = StateFileParser.load(URL(fileURLWithPath: path), displayPath: path)
         guard let state else {
             let options = RenderOptions(useColor: color.isEnabled(for: .standardError))
-            let text = format == .json ? JSONRenderer.render(diagnostics, options: options) : HumanRenderer.render(diagnostics, options: options)
+            // The state file's path is given as it was on the command line, not inside the content tree.
+            let text = switch format {
+            case .human: HumanRenderer.render(diagnostics, options: options)
+            case .json: JSONRenderer.render(diagnostics, options: options)
+            case .sarif: SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version)
+            case .github: GitHubRenderer.render(diagnostics, options: options)
+            }
             Output.write(text, to: .standardError)
             Output.write("msgc: the state file cannot be used; nothing was written\n", to: .standardError)
             throw ExitStatus.failure.exitCode

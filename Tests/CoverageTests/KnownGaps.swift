@@ -25,19 +25,8 @@ enum KnownGaps {
     static let monthly = "com.example.gaps.monthly"
 
     /// The fixture read from disk, its translations bound, its rules run.
-    ///
-    /// Until every length rule is in the registry, the header that is too long is reported
-    /// here as LEN001 would report it; once the rule runs, its own finding is used instead.
     static func compilation() -> Compilation {
-        var compilation = Compilation.compile(root: root)
-        let subject = Subject(product: monthly, key: "stay", locale: "de-DE")
-        if !compilation.diagnostics.contains(where: { $0.code == "LEN001" && $0.subject == subject }) {
-            compilation.diagnostics.append(Diagnostic(
-                code: "LEN001", severity: .error, location: SourceLocation(path: "translations/de-DE.xliff", line: 43),
-                message: "header has 75 UTF-16 units; Apple's limit is 66", subject: subject))
-            compilation.diagnostics = compilation.diagnostics.sortedForOutput()
-        }
-        return compilation
+        Compilation.compile(root: root)
     }
 
     /// What Apple holds in `environment` after the bundle of this fixture was applied once:

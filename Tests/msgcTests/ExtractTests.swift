@@ -92,6 +92,47 @@ import Testing
     }
 }
 
+extension ExtractTests {
+    /// extract → translate-toolkit (xliff2po, edit the PO as a translator would, pomerge back)
+    /// → msgc imports the merged file and ships the new translation.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["MSGC_TRANSLATE_TOOLKIT_BIN"] != nil,
+                   "needs translate-toolkit; scripts/test.sh installs it"))
+    func roundTripThroughTranslateToolkit() throws {
+        let copy = try exampleCopy()
+        let scratch = copy.deletingLastPathComponent()
+        let bin = URL(fileURLWithPath: ProcessInfo.processInfo.environment["MSGC_TRANSLATE_TOOLKIT_BIN"]!)
+        func tool(_ name: String, _ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = bin.appendingPathComponent(name)
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        let exported = scratch.appendingPathComponent("de-DE.xliff")
+        #expect(try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", exported.path]).status == 0)
+        let po = scratch.appendingPathComponent("de-DE.po")
+        #expect(try tool("xliff2po", [exported.path, po.path]) == 0)
+        let text = try String(contentsOf: po, encoding: .utf8)
+        // xliff2po marks every unit without approved="yes" fuzzy; a translator confirms the
+        // entries they checked, which clears the flag, and rewrites one.
+        let edited = text.replacingOccurrences(of: "msgstr \"Danke, dass du mit uns lernst\"", with: "msgstr \"Danke fürs Lernen mit uns\"")
+            .replacingOccurrences(of: "#, fuzzy\n", with: "")
+        #expect(edited.contains("Danke fürs Lernen mit uns"))
+        try Data(edited.utf8).write(to: po)
+        let merged = copy.appendingPathComponent("translations/de-DE.xliff")
+        #expect(try tool("pomerge", ["-t", exported.path, "-i", po.path, "-o", merged.path]) == 0)
+        let lint = try MsgcRunner.run(["lint", "--content", copy.path])
+        #expect(lint.status == 0, "\(lint.stdout)")
+        let out = scratch.appendingPathComponent("bundle")
+        #expect(try MsgcRunner.run(["build", "--content", copy.path, "--environment", "sandbox", "--out", out.path]).status == 0)
+        let bodies = try MsgcRunner.files(in: out).filter { $0.key.hasPrefix("messages/") }.map { String(decoding: $0.value, as: UTF8.self) }
+        #expect(bodies.contains { $0.contains("\"header\": \"Danke fürs Lernen mit uns\"") })
+    }
+}
+
 extension String {
     func replacingOccurrences(of target: String, with replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)

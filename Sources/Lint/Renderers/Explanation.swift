@@ -18,12 +18,26 @@ public enum Explanation {
     }
 
     private static func show(_ example: RuleExample) -> String {
-        var output = "\n  # \(example.path)\(example.isMessageFragment ? " (in a message)" : "")\n"
-        let text = example.text.replacingOccurrences(of: "⟦", with: "").replacingOccurrences(of: "⟧", with: "")
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            output += "  \(line)\n"
+        var output = "\n  # \(example.path)\(example.isMessageFragment ? " (in a message)" : "")\n" + indented(example.text)
+        for path in example.extraFiles.keys.sorted() {
+            output += "  # \(unmarked(path))\n" + indented(example.extraFiles[path]!)
+        }
+        for path in example.images.keys.sorted() {
+            output += "  # \(unmarked(path)): \(example.images[path]!.description)\n"
         }
         return output
+    }
+
+    private static func indented(_ text: String) -> String {
+        var output = ""
+        for line in unmarked(text).split(separator: "\n", omittingEmptySubsequences: false) {
+            output += line.isEmpty ? "\n" : "  \(line)\n"
+        }
+        return output
+    }
+
+    private static func unmarked(_ text: String) -> String {
+        text.replacingOccurrences(of: "⟦", with: "").replacingOccurrences(of: "⟧", with: "")
     }
 
     /// Wraps prose at 88 columns for a terminal.

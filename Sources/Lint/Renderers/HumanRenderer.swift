@@ -20,15 +20,15 @@ public enum HumanRenderer {
         case .warning: output += style.magenta(label)
         case .note: output += style.cyan(label)
         }
-        output += " " + style.bold(diagnostic.message) + " [\(diagnostic.code)]\n"
+        output += " " + style.bold(TerminalText.escaped(diagnostic.message)) + " [\(diagnostic.code)]\n"
         output += snippet(for: diagnostic.location, options: options, style: style)
         for note in diagnostic.notes {
-            var line = "  " + style.cyan("= note:") + " " + note.message
+            var line = "  " + style.cyan("= note:") + " " + TerminalText.escaped(note.message)
             if let location = note.location { line += " (" + position(location, options: options) + ")" }
             output += line + "\n"
         }
         for fixIt in diagnostic.fixIts {
-            output += "  " + style.green("= fix:") + " " + fixIt.message + "\n"
+            output += "  " + style.green("= fix:") + " " + TerminalText.escaped(fixIt.message) + "\n"
         }
         return output
     }
@@ -45,7 +45,7 @@ public enum HumanRenderer {
     private static func snippet(for location: SourceLocation, options: RenderOptions, style: Style) -> String {
         guard let lineNumber = location.line, let source = options.sources[location.path],
               let rawLine = source.line(lineNumber) else { return "" }
-        let line = rawLine.replacingTabs
+        let line = TerminalText.placeholders(rawLine)
         let gutter = String(lineNumber)
         let pad = String(repeating: " ", count: gutter.count)
         var output = " \(pad) \(style.blue("|"))\n"
@@ -99,9 +99,37 @@ enum TerminalWidth {
     }
 }
 
-extension String {
-    /// Tabs shown as one space, so that columns and markers stay aligned.
-    var replacingTabs: String {
-        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\t" ? " " : $0 }))
+/// Keeps characters that a terminal would act on (controls, escapes) or that reorder or hide
+/// text (bidi controls, zero-width characters) from reaching the terminal as themselves:
+/// a diagnostic about a right-to-left override must not reorder the report it is in.
+enum TerminalText {
+    /// Message text with such characters written as `<U+202E>`.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isHazard(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result += "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// A source line with each such character replaced by one visible U+FFFD, and tabs by a
+    /// space, so that scalar columns and markers stay aligned.
+    static func placeholders(_ line: String) -> String {
+        String(String.UnicodeScalarView(line.unicodeScalars.map { scalar in
+            if scalar == "\t" { return " " }
+            return isHazard(scalar) ? "\u{FFFD}" : scalar
+        }))
+    }
+
+    static func isHazard(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069, 0x061C, 0xFEFF: true
+        default: false
+        }
     }
 }

@@ -115,7 +115,7 @@ extension Msgc {
             if strict {
                 shown = shown.map { var copy = $0; if copy.severity == .warning { copy.severity = .error }; return copy }
             }
-            Output.write(options.render(shown, sources: compilation.catalog.sourceFiles, to: .standardError), to: .standardError)
+            Output.write(options.render(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError), to: .standardError)
             return shown
         }
 

@@ -21,7 +21,7 @@ extension Msgc {
             if strict {
                 diagnostics = diagnostics.map { var copy = $0; if copy.severity == .warning { copy.severity = .error }; return copy }
             }
-            Output.write(options.render(diagnostics, sources: compilation.catalog.sourceFiles, to: .standardOutput), to: .standardOutput)
+            Output.write(options.render(diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput), to: .standardOutput)
             if options.format == .human && !options.quiet {
                 Output.write(DiagnosticSummary.line(for: diagnostics) + "\n", to: .standardOutput)
             }

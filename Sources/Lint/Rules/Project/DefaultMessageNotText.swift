@@ -8,11 +8,11 @@ struct DefaultMessageNotText: LintRule {
         rationale: "Apple accepts only text-based messages (with or without an image) as defaults; promotional-offer and switch-plan messages need the realtime server to supply the offer or the plan.",
         examples: [
             .valid("type: text\ndefault: true"),
-            .invalid("type: ⟦promotional-offer⟧\ndefault: true"),
+            .invalid("type: ⟦promotional-offer⟧\ndefault: true\nimage:\nbullets:"),
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        context.catalog.messages.compactMap { message in
+        context.catalog.messages.compactMap { (message: Message) -> Diagnostic? in
             guard message.isDefaultMessage, message.type.value != .text else { return nil }
             return diagnose(
                 "default message '\(message.key.value)' is a \(message.type.value.rawValue) message; defaults must be text messages",

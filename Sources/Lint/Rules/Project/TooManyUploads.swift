@@ -13,7 +13,8 @@ public struct TooManyUploads: LintRule {
     public static let info = RuleInfo(
         code: "PRJ006", name: "too-many-uploads", severity: .error,
         summary: "A build would ship more than 2,000 messages or 2,000 images.",
-        rationale: "Apple holds at most 2,000 messages and 2,000 images per app and refuses further uploads (MaximumNumberOfMessagesReachedError). Each message counts once per locale it ships in; an image counts once per size it is used at. With --state, a build also counts what Apple holds that the bundle no longer uses (the manifest's `unreferenced`): delete those at Apple to make room.")
+        rationale: "Apple holds at most 2,000 messages and 2,000 images per app and refuses further uploads (MaximumNumberOfMessagesReachedError). Each message counts once per locale it ships in; an image counts once per size it is used at. With --state, a build also counts what Apple holds that the bundle no longer uses (the manifest's `unreferenced`): delete those at Apple to make room.",
+        examples: [.valid("default: true")])
 
     /// The cap findings for a build given `--state`: `messages` and `images` count what the
     /// bundle ships plus what Apple holds that the bundle does not use.

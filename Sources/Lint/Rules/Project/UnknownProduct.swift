@@ -8,12 +8,19 @@ struct UnknownProduct: LintRule {
         rationale: "The product list decides which locales a message ships in and where its default configuration goes; a message for an unlisted product (often a typo in the identifier) would never ship.",
         examples: [
             .valid("product: com.example.news.premium.yearly"),
-            .invalid("product: ⟦com.example.news.premium.yaerly⟧"),
+            .invalidFile("messages/offers.yaml", """
+                messages:
+                  - key: last-chance
+                    product: ⟦com.example.news.premium.yaerly⟧
+                    type: text
+                    header: Before you go
+                    body: Your saved articles stay here.
+                """),
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
         let known = context.config.products.map(\.id.value)
-        return context.catalog.messages.compactMap { message in
+        return context.catalog.messages.compactMap { (message: Message) -> Diagnostic? in
             let product = message.product.value
             guard !known.contains(product) else { return nil }
             let nearest = known.min { editDistanceBetween($0, product) < editDistanceBetween($1, product) }

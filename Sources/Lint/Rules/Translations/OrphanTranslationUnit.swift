@@ -11,7 +11,7 @@ struct OrphanTranslationUnit: LintRule {
         rationale: "A unit whose id names no current message field (the message was removed, renamed or lost a bullet) is never used. Reporting it keeps stale work out of translators' files; re-running `msgc extract` drops it.",
         examples: [
             .valid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium")]),
-            .invalid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium", unitKey: "retired", marked: true)]),
+            .invalid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium", unitKey: "retired", mark: .unitID)]),
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
@@ -23,7 +23,7 @@ struct OrphanTranslationUnit: LintRule {
         for file in context.catalog.translationFiles where file.isReadable {
             for unit in file.units where !fields.contains(unit.id.value) {
                 diagnostics.append(diagnose(
-                    "unit '\(unit.id.value)' matches no message field of the project", at: unit.id.location,
+                    "unit '\(unit.id.value)' matches no message field of the project", at: unit.id.valueSpan,
                     fixIts: [FixIt("re-run `msgc extract` for this locale; the unit can be deleted")]))
             }
         }

@@ -13,7 +13,7 @@ struct StaleTranslation: LintRule {
         rationale: "When the source changes, a translation of the old text may no longer say the same thing. msgc ships only translations whose recorded source equals the current source; the stale one is left out in its locale until the translator updates it.",
         examples: [
             .valid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium")]),
-            .invalid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Plus", target: "Bleiben Sie bei Plus", marked: true)]),
+            .invalid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Plus", target: "Bleiben Sie bei Plus", mark: .sourceText)]),
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
@@ -23,7 +23,7 @@ struct StaleTranslation: LintRule {
                 .text(of: gap.field)?.value ?? ""
             return diagnose(
                 "\(gap.field.displayName) translation in \(gap.subject.locale ?? "") is stale: it translates '\(recorded)', but the source is now '\(current)'",
-                at: unit.source.location, notes: unit.target.map { [Note("the translation: '\($0.value)'", at: $0.location)] } ?? [],
+                at: unit.source.valueSpan, notes: unit.target.map { [Note("the translation: '\($0.value)'", at: $0.location)] } ?? [],
                 fixIts: [FixIt("run `msgc extract --locale \(gap.subject.locale ?? "")` and have the translation updated")],
                 subject: gap.subject)
         }

@@ -8,7 +8,10 @@ struct TranslationBelowMinimumState: LintRule {
         rationale: "msgc.yaml's `minimumState` (translated, reviewed or final) says how far through the translation workflow a text must be before it ships. A unit still marked for review is left out in its locale until it gets there.",
         examples: [
             .valid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium")]),
-            .invalid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium", state: "needs-review-translation", marked: true)]),
+            .invalid("header: Stay with Premium", extraFiles: [
+                "msgc.yaml": TranslationExamples.reviewedConfig,
+                "translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium", mark: .targetText),
+            ]),
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
@@ -17,7 +20,7 @@ struct TranslationBelowMinimumState: LintRule {
             let written = raw.map { "'\($0)'" } ?? "no state"
             return diagnose(
                 "\(gap.field.displayName) translation in \(gap.subject.locale ?? "") is \(state.rawValue) (\(written)); the project ships \(context.config.minimumState.rawValue) or better",
-                at: unit.target?.location ?? unit.location,
+                at: unit.target?.valueSpan ?? unit.location,
                 fixIts: [FixIt("finish the translation's review, or lower `minimumState` in msgc.yaml")], subject: gap.subject)
         }
     }

@@ -1,28 +1,36 @@
 /// XLIFF snippets for the translation rules' examples.
 enum TranslationExamples {
-    /// A one-unit German XLIFF 1.2 file for the example message's header. With `marked`, the
-    /// unit's `<source>` element is wrapped in `⟦…⟧`; with `rawTarget`, `target` is inserted
-    /// unescaped (for markup examples).
+    /// Which part of the unit an invalid example marks with `⟦…⟧`.
+    enum Mark {
+        case none, unitID, sourceText, targetText
+    }
+
+    /// The example tree's msgc.yaml with `minimumState: reviewed`.
+    static let reviewedConfig = """
+        bundleId: com.example.news
+        sourceLocale: en-US
+        locales: [en-US, de-DE]
+        namespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b
+        minimumState: reviewed
+        products:
+          - id: com.example.news.premium.yearly
+
+        """
+
+    /// A one-unit German XLIFF 1.2 file for the example message's header.
     static func xliff(
-        source: String, target: String, state: String = "translated", unitKey: String = "winback",
-        marked: Bool = false, rawTarget: Bool = false
+        source: String, target: String, state: String = "translated", unitKey: String = "winback", mark: Mark = .none
     ) -> String {
         let id = "com.example.news.premium.yearly/\(unitKey)/header"
-        let open = marked ? "⟦" : ""
-        let close = marked ? "⟧" : ""
-        let sourceElement = "<source>\(escape(source))</source>"
-        let targetText = rawTarget ? target : escape(target)
-        let unitIDAttribute = marked && unitKey != "winback" ? "id=\"\(open)\(id)\(close)\"" : "id=\"\(id)\""
-        let sourceLine = marked && unitKey == "winback" && state == "translated" ? "\(open)\(sourceElement)\(close)" : sourceElement
-        let targetOpen = marked && state != "translated" ? "⟦<target state=\"\(state)\">⟧" : "<target state=\"\(state)\">"
+        func marked(_ text: String, _ part: Mark) -> String { mark == part ? "⟦\(text)⟧" : text }
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
               <file original="msgc" source-language="en-US" target-language="de-DE" datatype="plaintext">
                 <body>
-                  <trans-unit \(unitIDAttribute) xml:space="preserve">
-                    \(sourceLine)
-                    \(targetOpen)\(targetText)</target>
+                  <trans-unit id="\(marked(id, .unitID))" xml:space="preserve">
+                    <source>\(marked(escape(source), .sourceText))</source>
+                    <target state="\(state)">\(marked(escape(target), .targetText))</target>
                   </trans-unit>
                 </body>
               </file>

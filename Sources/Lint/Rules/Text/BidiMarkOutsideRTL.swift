@@ -1,0 +1,38 @@
+import Model
+
+/// Finds the directional marks U+200E LRM, U+200F RLM and U+061C ALM in texts of locales
+/// that are not written right to left.
+///
+/// In Arabic, Hebrew, Persian or Urdu text the marks are legitimate (they place punctuation
+/// next to a Latin run correctly). In a left-to-right locale they do nothing useful and are
+/// usually debris from copying text out of an RTL document.
+struct BidiMarkOutsideRTL: LintRule {
+    static let rtlLanguages: Set<String> = ["ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syr", "ug", "ur", "yi"]
+
+    static let info = RuleInfo(
+        code: "TXT006", name: "bidi-mark-outside-rtl", severity: .warning,
+        summary: "A directional mark (U+200E, U+200F, U+061C) appears in text of a left-to-right locale.",
+        rationale: "Directional marks are invisible. They belong in right-to-left text; in a left-to-right locale they are copy-and-paste debris that can move punctuation around unexpectedly.",
+        examples: [
+            .valid("header: Stay with Premium"),
+            .invalid("header: Stay with Premium⟦\u{200F}⟧"),
+        ])
+
+    static func isRightToLeft(_ locale: String) -> Bool {
+        let language = locale.split(separator: "-").first.map { $0.lowercased() } ?? ""
+        return rtlLanguages.contains(language)
+    }
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for item in context.fieldTexts where !Self.isRightToLeft(item.locale) {
+            for (offset, scalar) in item.text.value.unicodeScalars.enumerated() where [0x200E, 0x200F, 0x061C].contains(scalar.value) {
+                diagnostics.append(diagnose(
+                    "\(item.displayName) contains \(UnicodeName.describe(scalar)), but \(item.locale) is written left to right",
+                    at: context.location(of: item.text, atScalarOffset: offset),
+                    fixIts: [FixIt("remove the invisible mark")], subject: item.subject))
+            }
+        }
+        return diagnostics
+    }
+}

@@ -1,0 +1,36 @@
+import Model
+
+/// Finds control characters in displayed text: C0 controls (tab, line feed and carriage return
+/// included), DEL and C1 controls other than NEL (which `line-separator` reports).
+///
+/// Every field Apple shows is a single line of text, so a tab or a newline is a mistake
+/// (often pasted from a document) whose rendering Apple does not define.
+struct ControlCharacter: LintRule {
+    static let info = RuleInfo(
+        code: "TXT002", name: "control-character", severity: .error,
+        summary: "Text contains a control character such as a tab, a newline or an escape.",
+        rationale: "Headers, bodies, bullets and alt texts are single lines; Apple does not say how it shows a tab, a line break or any other control character, and some of them corrupt the text on the way.",
+        examples: [
+            .valid("header: Stay with Premium"),
+            .invalid("header: \"Stay with⟦\\t⟧Premium\""),
+            .invalid("body: \"Keep reading.⟦\\n⟧Without limits.\""),
+        ])
+
+    static func isFlagged(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || ((0x80...0x9F).contains(scalar.value) && scalar.value != 0x85)
+    }
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for item in context.fieldTexts {
+            for (offset, scalar) in item.text.value.unicodeScalars.enumerated() where Self.isFlagged(scalar) {
+                diagnostics.append(diagnose(
+                    "\(item.displayName) contains the control character \(UnicodeName.describe(scalar))",
+                    at: context.location(of: item.text, atScalarOffset: offset),
+                    fixIts: [FixIt(scalar == "\t" ? "replace it with a space" : "remove it; Apple shows every field as one line")],
+                    subject: item.subject))
+            }
+        }
+        return diagnostics
+    }
+}

@@ -1,0 +1,44 @@
+import Model
+
+/// One place where a message uses an image file, and in which of Apple's two sizes.
+struct ImageUse {
+    enum Role: Equatable {
+        /// The message's full-size image (Apple's `FULL_SIZE`).
+        case fullSize
+        /// The icon of bullet `index` (Apple's `BULLET_POINT`).
+        case bullet(Int)
+
+        /// "full-size image", "bullet 2 image".
+        var displayName: String {
+            switch self {
+            case .fullSize: "full-size image"
+            case .bullet(let index): "bullet \(index + 1) image"
+            }
+        }
+    }
+
+    var message: Message
+    var file: Located<String>
+    var role: Role
+}
+
+extension LintContext {
+    /// Every image reference of every message, in message order.
+    var imageUses: [ImageUse] {
+        var uses: [ImageUse] = []
+        for message in catalog.messages {
+            if let file = message.image?.file { uses.append(ImageUse(message: message, file: file, role: .fullSize)) }
+            for (index, bullet) in message.bullets.enumerated() {
+                if let image = bullet.image { uses.append(ImageUse(message: message, file: image, role: .bullet(index))) }
+            }
+        }
+        return uses
+    }
+
+    /// The PNG structure of the file at `path`, or nil when there are no bytes to read
+    /// (a missing or unreadable file is `image-file-not-found`'s finding).
+    func png(at path: String) -> Result<PNGInfo, PNGProblem>? {
+        guard let bytes = catalog.images[path]?.bytes else { return nil }
+        return PNGReader.read(bytes)
+    }
+}

@@ -1,0 +1,52 @@
+import LanguageTags
+import Model
+
+/// One place where the project writes a locale tag: msgc.yaml's `sourceLocale`, `locales`,
+/// `extraLocales` and product `locales`, and each XLIFF file's target language.
+struct LocaleTagSite {
+    var tag: Located<String>
+    /// Entries of `extraLocales` need only be valid BCP 47: they exist to admit codes App Store
+    /// Connect adds after msgc's list was written.
+    var isExtraLocale: Bool
+}
+
+extension LintContext {
+    var localeTagSites: [LocaleTagSite] {
+        var sites = [LocaleTagSite(tag: config.sourceLocale, isExtraLocale: false)]
+        sites += config.locales.map { LocaleTagSite(tag: $0, isExtraLocale: false) }
+        sites += config.extraLocales.map { LocaleTagSite(tag: $0, isExtraLocale: true) }
+        for product in config.products {
+            sites += (product.locales ?? []).map { LocaleTagSite(tag: $0, isExtraLocale: false) }
+        }
+        sites += catalog.translationFiles.compactMap { file in
+            file.targetLanguage.map { LocaleTagSite(tag: $0, isExtraLocale: false) }
+        }
+        return sites
+    }
+
+    /// What LanguageTags finds wrong with a site's tag, most fundamental first.
+    func localeFindings(_ site: LocaleTagSite) -> [LanguageTagFinding] {
+        site.isExtraLocale
+            ? LanguageTagChecker.checkValidity(site.tag.value)
+            : LanguageTagChecker.check(site.tag.value, extraLocales: config.extraLocales.map(\.value))
+    }
+
+    /// Diagnostics for every finding of one of `kinds`, pointing at the offending subtags, with
+    /// the corrected tag as a fix-it.
+    func localeDiagnostics<Rule: LintRule>(
+        _ rule: Rule, kinds: Set<LanguageTagFinding.Kind>, message: (LanguageTagFinding) -> String = \.message
+    ) -> [Diagnostic] {
+        localeTagSites.flatMap { site in
+            localeFindings(site).filter { kinds.contains($0.kind) }.map { finding in
+                var fixIts: [FixIt] = []
+                if let replacement = finding.replacement {
+                    let edits: [FixIt.Edit] = site.tag.style == .opaque ? [] : [.init(location: site.tag.valueSpan, replacement: replacement)]
+                    fixIts.append(FixIt("use '\(replacement)'", edits: edits))
+                }
+                return rule.diagnose(
+                    message(finding), at: location(of: site.tag, atScalarOffset: finding.scalarOffset, length: finding.scalarLength),
+                    fixIts: fixIts)
+            }
+        }
+    }
+}

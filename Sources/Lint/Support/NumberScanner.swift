@@ -1,0 +1,117 @@
+/// A number found in text, with its value normalised so that the same quantity written in two
+/// languages compares equal: `50 %`, `50 %` (NBSP), `٥٠٪` and `50%` all give 50 per cent.
+struct NumberToken: Hashable {
+    /// Decimal digits of the value without grouping, leading or trailing zeros: `1000`, `1.5`.
+    var value: String
+    var isPercent: Bool
+    /// Where the token starts, in scalars, and how many scalars it spans as written.
+    var scalarOffset: Int
+    var scalarLength: Int
+    /// The token as written.
+    var text: String
+
+    /// The value for people: `50%`, `1.5`.
+    var displayValue: String { value + (isPercent ? "%" : "") }
+}
+
+/// Finds numbers in text, across digit systems and local conventions.
+///
+/// - Digits are any characters with Unicode numeric type *decimal*: ASCII, Arabic-Indic
+///   (٠–٩), Extended Arabic-Indic (۰–۹), Devanagari, full-width and the rest.
+/// - A run of digits may contain separators followed by more digits. `'`, `٬`, U+00A0, U+202F,
+///   U+2009 and the ASCII space group thousands (the last three only before exactly three
+///   digits); `٫` is a decimal separator. For `.` and `,`: when both appear, the last one is the
+///   decimal separator; when one appears several times it groups; when it appears once it groups
+///   before exactly three digits (`1,000`, `1.000`) and is decimal otherwise (`1.5`, `1,5`).
+/// - A number is a percentage when `%`, `٪`, `％` or `﹪` follows it (after optional spaces, as
+///   French and German write `50 %`) or precedes it (Turkish writes `%50`).
+enum NumberScanner {
+    static let percentSigns: Set<UInt32> = [0x25, 0x066A, 0xFF05, 0xFE6A]
+    static let spaces: Set<UInt32> = [0x20, 0xA0, 0x202F, 0x2009]
+    static let groupingOnly: Set<UInt32> = [0x27, 0x066C, 0x2019]
+    static let ambiguous: Set<UInt32> = [0x2E, 0x2C]
+    static let decimalOnly: Set<UInt32> = [0x066B]
+
+    static func digitValue(_ scalar: Unicode.Scalar) -> Int? {
+        guard scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue else { return nil }
+        return Int(value)
+    }
+
+    static func numbers(in text: String) -> [NumberToken] {
+        let scalars = Array(text.unicodeScalars)
+        var tokens: [NumberToken] = []
+        var index = 0
+        while index < scalars.count {
+            guard digitValue(scalars[index]) != nil else { index += 1; continue }
+            let start = index
+            var groups: [[Int]] = [[]]
+            var separators: [UInt32] = []
+            while index < scalars.count {
+                if let digit = digitValue(scalars[index]) {
+                    groups[groups.count - 1].append(digit)
+                    index += 1
+                    continue
+                }
+                let separator = scalars[index].value
+                let following = scalars[(index + 1)...].prefix { digitValue($0) != nil }.count
+                let isSeparator: Bool
+                if spaces.contains(separator) {
+                    let afterGroup = index + 1 + following
+                    isSeparator = following == 3 && (afterGroup >= scalars.count || digitValue(scalars[afterGroup]) == nil)
+                        && groups.last!.count <= 3
+                } else {
+                    isSeparator = following > 0 && (groupingOnly.contains(separator) || ambiguous.contains(separator) || decimalOnly.contains(separator))
+                }
+                guard isSeparator else { break }
+                separators.append(separator)
+                groups.append([])
+                index += 1
+            }
+            var isPercent = false
+            var end = index
+            var look = index
+            while look < scalars.count, spaces.contains(scalars[look].value) { look += 1 }
+            if look < scalars.count, percentSigns.contains(scalars[look].value) {
+                isPercent = true
+                end = look + 1
+            }
+            var begin = start
+            if !isPercent {
+                var back = start - 1
+                while back >= 0, spaces.contains(scalars[back].value) { back -= 1 }
+                if back >= 0, percentSigns.contains(scalars[back].value) {
+                    isPercent = true
+                    begin = back
+                }
+            }
+            tokens.append(NumberToken(
+                value: value(groups: groups, separators: separators), isPercent: isPercent, scalarOffset: begin,
+                scalarLength: end - begin, text: String(String.UnicodeScalarView(scalars[begin..<end]))))
+            index = end
+        }
+        return tokens
+    }
+
+    /// Which separator is the decimal one, per the rules above, and the normalised value.
+    static func value(groups: [[Int]], separators: [UInt32]) -> String {
+        var decimalIndex: Int?
+        if let index = separators.lastIndex(where: { decimalOnly.contains($0) }) {
+            decimalIndex = index
+        } else {
+            let kinds = Set(separators.filter { ambiguous.contains($0) })
+            if kinds.count == 2 {
+                decimalIndex = separators.lastIndex { ambiguous.contains($0) }
+            } else if let kind = kinds.first, separators.filter({ $0 == kind }).count == 1,
+                      let index = separators.firstIndex(of: kind), groups[index + 1].count != 3 {
+                decimalIndex = index
+            }
+        }
+        let integerDigits = (decimalIndex.map { Array(groups[...$0]) } ?? groups).flatMap { $0 }
+        let fractionDigits = decimalIndex.map { Array(groups[($0 + 1)...]).flatMap { $0 } } ?? []
+        var integer = String(integerDigits.map { Character(String($0)) }).drop { $0 == "0" }
+        if integer.isEmpty { integer = "0" }
+        var fraction = String(fractionDigits.map { Character(String($0)) })
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return fraction.isEmpty ? String(integer) : "\(integer).\(fraction)"
+    }
+}

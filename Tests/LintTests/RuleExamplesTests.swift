@@ -1,0 +1,129 @@
+import Foundation
+import Lint
+import Model
+import Parser
+import Testing
+
+/// One example of one rule, as a test argument.
+struct RuleExampleCase: Sendable, CustomTestStringConvertible {
+    var info: RuleInfo
+    var number: Int
+    var example: RuleExample
+
+    var testDescription: String { "\(info.code) \(info.name) example \(number) (\(example.kind.rawValue))" }
+
+    static let all: [RuleExampleCase] = Registry.allInfos.flatMap { info in
+        info.examples.enumerated().map { RuleExampleCase(info: info, number: $0.offset + 1, example: $0.element) }
+    }
+}
+
+/// Runs every example of every rule through the whole front end: ContentTree, Localizer, Linter.
+@Suite struct RuleExamplesTests {
+    @Test func baseTreeLintsClean() throws {
+        let diagnostics = try Self.diagnostics(for: ExampleTree())
+        #expect(diagnostics.isEmpty, "\(Self.describe(diagnostics))")
+    }
+
+    @Test(arguments: RuleExampleCase.all)
+    func example(_ testCase: RuleExampleCase) throws {
+        let tree = ExampleTree(testCase.example)
+        let readsTranslations = tree.files.keys.contains { $0.hasPrefix("translations/") }
+        let root = try tree.write()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (catalog, parseDiagnostics) = ContentTree(root: root).load()
+        let localization = Localizer.localize(catalog)
+        let diagnostics = (parseDiagnostics + Linter.lint(catalog, localization: localization)).sortedForOutput()
+
+        if readsTranslations {
+            #expect(!catalog.translationFiles.isEmpty, "the example's XLIFF files were not loaded")
+        }
+        Self.check(diagnostics, against: tree.expected, testCase: testCase)
+    }
+
+    static func check(_ diagnostics: [Diagnostic], against expected: [ExampleTree.Span], testCase: RuleExampleCase) {
+        switch testCase.example.kind {
+        case .valid:
+            #expect(diagnostics.isEmpty, "valid example produced:\n\(describe(diagnostics))")
+        case .invalid:
+            #expect(!expected.isEmpty, "invalid example marks no span")
+            let wrongCode = diagnostics.filter { $0.code != testCase.info.code }
+            #expect(wrongCode.isEmpty, "unexpected diagnostics:\n\(describe(wrongCode))")
+            var remaining = expected
+            var unmatched: [Diagnostic] = []
+            for diagnostic in diagnostics where diagnostic.code == testCase.info.code {
+                if let index = remaining.firstIndex(where: { matches(diagnostic.location, $0) }) {
+                    remaining.remove(at: index)
+                } else {
+                    unmatched.append(diagnostic)
+                }
+            }
+            #expect(unmatched.isEmpty, "diagnostics outside the marked spans \(expected):\n\(describe(unmatched))")
+            #expect(remaining.isEmpty, "marked spans without a diagnostic: \(remaining)\ngot:\n\(describe(diagnostics))")
+        }
+    }
+
+    /// Start line and column must match; the end too when the diagnostic has one.
+    static func matches(_ location: Model.SourceLocation, _ span: ExampleTree.Span) -> Bool {
+        guard location.path == span.path, location.line == span.line, location.column == span.column else { return false }
+        if let endLine = location.endLine, endLine != span.endLine { return false }
+        if let endColumn = location.endColumn, endColumn != span.endColumn { return false }
+        return true
+    }
+
+    static func diagnostics(for tree: ExampleTree) throws -> [Diagnostic] {
+        let root = try tree.write()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (catalog, parseDiagnostics) = ContentTree(root: root).load()
+        return (parseDiagnostics + Linter.lint(catalog, localization: Localizer.localize(catalog))).sortedForOutput()
+    }
+
+    static func describe(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.map { diagnostic in
+            let location = diagnostic.location
+            let position = [location.line, location.column].compactMap { $0 }.map(String.init).joined(separator: ":")
+            let end = [location.endLine, location.endColumn].compactMap { $0 }.map(String.init).joined(separator: ":")
+            return "  \(location.path):\(position)\(end.isEmpty ? "" : "-" + end) \(diagnostic.code) \(diagnostic.message)"
+        }.joined(separator: "\n")
+    }
+}
+
+/// The registry's own promises: order, uniqueness, and examples for every rule.
+@Suite struct RegistryTests {
+    @Test func codesAreSortedAndUnique() {
+        let codes = Registry.allInfos.map(\.code)
+        #expect(codes == codes.sorted())
+        #expect(Set(codes).count == codes.count)
+        let ruleCodes = Registry.rules.map { $0.info.code }
+        #expect(ruleCodes == ruleCodes.sorted(), "Registry.rules must be alphabetized by code")
+    }
+
+    @Test func namesAreUniqueAndKebabCase() {
+        let names = Registry.allInfos.map(\.name)
+        #expect(Set(names).count == names.count)
+        for name in names {
+            #expect(name.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(name)")
+        }
+    }
+
+    /// Rules whose invalid example cannot be written small; their own tests show them failing.
+    static let exemptFromInvalidExample: [String: String] = [
+        "PRJ006": "needs more than 2,000 messages; TooManyUploadsTests builds such a catalog",
+    ]
+
+    @Test func everyRuleHasValidAndInvalidExamples() {
+        for rule in Registry.rules {
+            let info = rule.info
+            #expect(info.examples.contains { $0.kind == .valid }, "\(info.code) has no valid example")
+            if Self.exemptFromInvalidExample[info.code] == nil {
+                #expect(info.examples.contains { $0.kind == .invalid }, "\(info.code) has no invalid example")
+            }
+        }
+    }
+
+    @Test func messagesFollowHouseStyle() {
+        for info in Registry.allInfos {
+            #expect(info.summary.hasSuffix("."), "\(info.code) summary is a sentence")
+            #expect(!info.rationale.isEmpty, "\(info.code) has a rationale")
+        }
+    }
+}

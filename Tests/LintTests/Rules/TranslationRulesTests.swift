@@ -1,0 +1,65 @@
+@testable import Lint
+import Model
+import Testing
+
+/// TXT011 and TXT012 compare a translation with its source.
+@Suite struct TranslationRulesTests {
+    static func context(source: String, translated: String, locale: String = "de-DE") -> LintContext {
+        LintFixture.context(
+            messages: [LintFixture.message(body: source)],
+            config: LintFixture.config(locales: ["en-US", locale]), translations: [locale: [.body: translated]])
+    }
+
+    @Test func identicalTranslations() throws {
+        let found = try #require(TranslationIdenticalToSource().check(Self.context(source: "Stay with us", translated: "Stay with us")).first)
+        #expect(found.message == "de-DE body is identical to the source text; it may not be translated")
+        #expect(found.subject?.locale == "de-DE" && found.severity == .warning)
+        // Decomposed and composed forms are the same text.
+        #expect(TranslationIdenticalToSource().check(Self.context(source: "Café au lait", translated: "Cafe\u{301} au lait")).count == 1)
+    }
+
+    @Test(arguments: ["Premium", "50%", "2 × 3 = 6", "👍 🎉", "iPhone"])
+    func textsTheSameByNatureAreNotReported(text: String) {
+        #expect(TranslationIdenticalToSource().check(Self.context(source: text, translated: text)).isEmpty)
+    }
+
+    @Test func anotherVarietyOfTheSourceLanguageMayMatch() {
+        #expect(TranslationIdenticalToSource().check(Self.context(source: "Stay with us", translated: "Stay with us", locale: "en-GB")).isEmpty)
+    }
+
+    @Test(arguments: [
+        "Sparen Sie 50 %", "Sparen Sie 50\u{A0}%", "Sparen Sie 50\u{202F}%", "وفر ٥٠٪", "وفر ۵۰٪", "%50 tasarruf", "बचत ५०%",
+        "５０％ 節約",
+    ])
+    func samePercentageAcrossScriptsAndSpacing(translated: String) {
+        #expect(NumberMismatch().check(Self.context(source: "Save 50%", translated: translated)).isEmpty, "\(translated)")
+    }
+
+    @Test func groupingAndDecimalSeparatorsByValue() {
+        #expect(NumberMismatch().check(Self.context(source: "Join 1,000 readers for 4.99", translated: "1.000 Leser für 4,99")).isEmpty)
+        #expect(NumberMismatch().check(Self.context(source: "Join 10,000 readers", translated: "10 000 lecteurs")).isEmpty)
+        #expect(NumberMismatch().check(Self.context(source: "1.5 months", translated: "1,50 Monate")).isEmpty)
+    }
+
+    @Test func changedNumbersArePointedAt() throws {
+        let found = NumberMismatch().check(Self.context(source: "Save 50% for 3 months", translated: "Sparen Sie 40 % für 3 Monate"))
+        let first = try #require(found.first)
+        #expect(found.count == 1)
+        #expect(first.message == "de-DE body has 40% ('40 %') where the source has 50%")
+        #expect(first.location.column == 20 + 11 && first.location.endColumn == 20 + 15)
+        #expect(first.subject?.locale == "de-DE" && first.severity == .error)
+    }
+
+    @Test func missingAndExtraNumbersAsAMultiset() {
+        let missing = NumberMismatch().check(Self.context(source: "3 months, 3 weeks", translated: "3 Monate, drei Wochen"))
+        #expect(missing.map(\.message) == ["de-DE body lacks the source's 3"])
+        let extra = NumberMismatch().check(Self.context(source: "Save now", translated: "Jetzt 2 sparen"))
+        #expect(extra.map(\.message) == ["de-DE body has 2 ('2'), which the source does not have"])
+        let percentDropped = NumberMismatch().check(Self.context(source: "Save 50%", translated: "Sparen Sie 50"))
+        #expect(percentDropped.count == 1)
+    }
+
+    @Test func sourceTextsAreNotCompared() {
+        #expect(NumberMismatch().check(LintFixture.context()).isEmpty)
+    }
+}
