@@ -2,7 +2,9 @@
 import PackageDescription
 
 // The dependency graph flows one way:
-//   msgc (CLI) -> Lint, Emitter -> Parser -> Model; Lint -> LanguageTags
+//   msgc (CLI) -> Coverage -> Lint, Emitter -> Parser -> Model; Lint -> LanguageTags
+// Coverage uses the Emitter's BundlePlanner so that the identifiers it matches against a
+// state file are computed in exactly one place, the way the bundle computes them.
 // Model holds the plain data every stage shares (the catalog, diagnostics, locations) and
 // knows no file format or output format. CLibXML2 and CCrypto are system-library shims so
 // that only Parser sees libxml2 and only Emitter sees libcrypto.
@@ -46,10 +48,11 @@ let package = Package(
         ),
         .target(name: "Lint", dependencies: ["Model", "Parser", "LanguageTags"]),
         .target(name: "Emitter", dependencies: ["Model", "Parser", "CCrypto", "CFileSystem"]),
+        .target(name: "Coverage", dependencies: ["Model", "Parser", "Lint", "Emitter"]),
         .executableTarget(
             name: "msgc",
             dependencies: [
-                "Model", "Parser", "Lint", "Emitter",
+                "Model", "Parser", "Lint", "Emitter", "Coverage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,6 +61,11 @@ let package = Package(
         .testTarget(name: "LanguageTagsTests", dependencies: ["LanguageTags"]),
         .testTarget(name: "LintTests", dependencies: ["Lint", "Parser", "Model", "CZlib"], exclude: ["Goldens"]),
         .testTarget(name: "EmitterTests", dependencies: ["Emitter", "Parser"]),
+        .testTarget(
+            name: "CoverageTests",
+            dependencies: ["Coverage", "Emitter", "Lint", "Parser", "Model"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "msgcTests", dependencies: ["msgc"]),
     ]
 )

@@ -21,10 +21,23 @@ public struct UploadBundle: Sendable {
     /// Files other than `manifest.json`, by path.
     public var files: [String: [UInt8]]
     public var manifest: JSONValue
-    /// What the bundle holds, for the summary msgc prints.
+    /// What the bundle holds, for the summary msgc prints: uploads and configurations in
+    /// `operations`, whether or not Apple already holds them.
     public var imageCount: Int
     public var messageCount: Int
     public var defaultCount: Int
+    /// With a state file: uploads Apple already holds (`present`), production default
+    /// configurations that wait for approval (`deferred`), and identifiers Apple holds that
+    /// the bundle no longer uses (`unreferenced`).
+    public var presentCount: Int = 0
+    public var deferredCount: Int = 0
+    public var unreferencedCount: Int = 0
+    /// What Apple will hold once the bundle is applied, for the 2,000 caps: everything the
+    /// bundle ships plus what Apple holds that the bundle does not use.
+    public var messagesHeldAfterApply: Int = 0
+    public var imagesHeldAfterApply: Int = 0
+    /// Findings from comparing the bundle with the state file (rejected uploads, deferrals).
+    public var diagnostics: [Diagnostic] = []
 
     /// Every file including `manifest.json`, sorted by path.
     public var allFiles: [(path: String, bytes: [UInt8])] {
@@ -35,6 +48,12 @@ public struct UploadBundle: Sendable {
 }
 
 /// Turns the messages that ship into upload requests, identifiers and a manifest.
+///
+/// With a state file (what Apple holds, read back by the applier), uploads Apple already
+/// holds move from `operations` to `present` (their files stay, so the bundle is complete
+/// whatever Apple holds), identifiers Apple holds that the bundle does not use are listed
+/// under `unreferenced`, and in production every default configuration whose message or
+/// images are not APPROVED moves to `deferred` with the reason.
 public enum BundleBuilder {
     public static let formatName = "msgc-bundle"
     public static let formatVersion = 1
@@ -48,10 +67,12 @@ public enum BundleBuilder {
         public var environment: Environment
         public var release: String?
         public var generatorVersion: String
+        /// What Apple holds in `environment`, when the build was given `--state`.
+        public var state: StateFile?
 
         public init(
             config: ProjectConfig, messages: [LocalizedMessage], images: [String: [UInt8]], environment: Environment,
-            release: String?, generatorVersion: String
+            release: String?, generatorVersion: String, state: StateFile? = nil
         ) {
             self.config = config
             self.messages = messages
@@ -59,123 +80,43 @@ public enum BundleBuilder {
             self.environment = environment
             self.release = release
             self.generatorVersion = generatorVersion
+            self.state = state
         }
     }
 
-    public enum Failure: Error, Equatable, CustomStringConvertible {
-        case invalidNamespace(String)
-        case missingImage(String)
-
-        public var description: String {
-            switch self {
-            case .invalidNamespace(let text): "namespace '\(text)' is not a UUID"
-            case .missingImage(let path): "image '\(path)' has no bytes"
-            }
-        }
-    }
-
-    private struct ImageUpload {
-        var path: String
-        var size: ImageSize
-        var identifier: String
-        var sha256: String
-        var bytes: [UInt8]
-    }
+    public typealias Failure = BundlePlanner.Failure
 
     public static func build(_ input: Input) throws(Failure) -> UploadBundle {
-        guard let namespace = UUIDText.parse(input.config.namespace.value) else {
-            throw .invalidNamespace(input.config.namespace.value)
-        }
-        let prefix = "\(input.config.bundleId.value):\(input.environment.rawValue)"
+        let planner = try BundlePlanner(config: input.config, images: input.images, environment: input.environment)
+        let state = input.state
         var files: [String: [UInt8]] = [:]
 
-        // Images: one upload per (file content, size), however many messages use it.
-        var imageUploads: [String: ImageUpload] = [:]  // by "SIZE path"
-        func imageIdentifier(path: String, size: ImageSize) throws(Failure) -> String {
-            let key = "\(size.rawValue) \(path)"
-            if let existing = imageUploads[key] { return existing.identifier }
-            guard let bytes = input.images[path] else { throw .missingImage(path) }
-            let sha = Digest.sha256Hex(bytes)
-            let identifier = NameBasedUUID(namespace: namespace, name: "\(prefix):image:\(size.rawValue):\(sha)").description
-            imageUploads[key] = ImageUpload(path: path, size: size, identifier: identifier, sha256: sha, bytes: bytes)
-            return identifier
-        }
-
-        var messageOperations: [JSONValue] = []
-        var defaultOperations: [JSONValue] = []
         let sorted = input.messages.sorted {
             ($0.message.product.value, $0.locale, $0.message.key.value) < ($1.message.product.value, $1.locale, $1.message.key.value)
         }
-        for localized in sorted {
-            let message = localized.message
-            var body: [String: JSONValue] = [:]
-            var requires: [String] = []
-            body["header"] = .string(nfc(localized.text(.header)?.value ?? ""))
-            body["body"] = .string(nfc(localized.text(.body)?.value ?? ""))
-            if let image = message.image, let file = image.file?.value {
-                let identifier = try imageIdentifier(path: file, size: .fullSize)
-                requires.append(identifier)
-                var imageObject: [String: JSONValue] = ["imageIdentifier": .string(identifier)]
-                if let alt = localized.text(.imageAlt) { imageObject["altText"] = .string(nfc(alt.value)) }
-                body["image"] = .object(imageObject)
-            }
-            if let position = message.headerPosition?.value, position != .aboveBody {
-                body["headerPosition"] = .string(position.appleValue)
-            }
-            if !message.bullets.isEmpty {
-                var bullets: [JSONValue] = []
-                for (index, bullet) in message.bullets.enumerated() {
-                    var object: [String: JSONValue] = [:]
-                    if let text = localized.text(.bulletText(index)) { object["text"] = .string(nfc(text.value)) }
-                    if let alt = localized.text(.bulletAlt(index)) { object["altText"] = .string(nfc(alt.value)) }
-                    if let imagePath = bullet.image?.value {
-                        let identifier = try imageIdentifier(path: imagePath, size: .bulletPoint)
-                        requires.append(identifier)
-                        object["imageIdentifier"] = .string(identifier)
-                    }
-                    bullets.append(.object(object))
-                }
-                body["bulletPoints"] = .array(bullets)
-            }
-            let bodyBytes = JSONValue.object(body).canonicalBytes
-            let bodySHA = Digest.sha256Hex(bodyBytes)
-            let contentVersion = String(bodySHA.prefix(16))
-            let name = "\(prefix):\(message.product.value):\(localized.locale):\(message.key.value):\(contentVersion)"
-            let identifier = NameBasedUUID(namespace: namespace, name: name).description
-            let file = "messages/\(identifier).json"
-            files[file] = bodyBytes
-            let imageRequirements = uniqueSorted(requires)
-            var operation = origin(of: localized)
-            operation["op"] = "uploadMessage"
-            operation["method"] = "PUT"
-            operation["path"] = .string("/inApps/v1/messaging/message/\(identifier)")
-            operation["identifier"] = .string(identifier)
-            operation["file"] = .string(file)
-            operation["sha256"] = .string(bodySHA)
-            if !imageRequirements.isEmpty { operation["requires"] = .array(imageRequirements.map { .string($0) }) }
-            messageOperations.append(.object(operation))
+        var planned: [PlannedMessage] = []
+        for localized in sorted { planned.append(try planner.message(localized)) }
 
-            if message.isDefaultMessage {
-                let defaultFile = "defaults/\(message.product.value)/\(localized.locale).json"
-                let defaultBytes = JSONValue.object(["messageIdentifier": .string(identifier)]).canonicalBytes
-                files[defaultFile] = defaultBytes
-                var configure = origin(of: localized)
-                configure["op"] = "configureDefault"
-                configure["method"] = "PUT"
-                configure["path"] = .string("/inApps/v1/messaging/default/\(message.product.value)/\(localized.locale)")
-                configure["file"] = .string(defaultFile)
-                configure["sha256"] = .string(Digest.sha256Hex(defaultBytes))
-                configure["requires"] = .array(uniqueSorted([identifier] + imageRequirements).map { .string($0) })
-                defaultOperations.append(.object(configure))
+        // Images: one upload per (file content, size), however many messages use it; the
+        // first message (in output order) that uses an image is where a finding about it points.
+        var imageUploads: [String: PlannedImage] = [:]
+        var firstUser: [String: PlannedMessage] = [:]
+        for message in planned {
+            for image in message.images where imageUploads[image.identifier] == nil {
+                imageUploads[image.identifier] = image
+                firstUser[image.identifier] = message
             }
         }
 
-        var imageOperations: [JSONValue] = []
-        let uploads = imageUploads.values.sorted { ($0.path, $0.size) < ($1.path, $1.size) }
-        for upload in uploads {
+        var diagnostics: [Diagnostic] = []
+        var operations: [JSONValue] = []
+        var present: [JSONValue] = []
+        var deferred: [JSONValue] = []
+
+        for upload in imageUploads.values.sorted(by: { ($0.path, $0.size, $0.identifier) < ($1.path, $1.size, $1.identifier) }) {
             let file = "images/\(upload.identifier).png"
-            files[file] = upload.bytes
-            imageOperations.append([
+            files[file] = input.images[upload.path]
+            var entry: [String: JSONValue] = [
                 "op": "uploadImage",
                 "method": "PUT",
                 "path": .string("/inApps/v1/messaging/image/\(upload.identifier)"),
@@ -184,10 +125,72 @@ public enum BundleBuilder {
                 "file": .string(file),
                 "sha256": .string(upload.sha256),
                 "source": .string(upload.path),
-            ])
+            ]
+            if let held = state?.image(upload.identifier) {
+                entry["state"] = .string(held.state.rawValue)
+                present.append(.object(entry))
+                if held.state == .rejected, let user = firstUser[upload.identifier] {
+                    diagnostics.append(StateDiagnostics.rejectedAtApple.diagnose(
+                        "Apple has rejected image '\(upload.path)' (\(upload.size.rawValue), \(upload.identifier)), which this bundle still uses",
+                        at: user.localized.message.image?.file?.location ?? user.localized.message.location,
+                        fixIts: [FixIt("change the image; changed bytes give it a new identifier, which can be uploaded and reviewed again")]))
+                }
+            } else {
+                operations.append(.object(entry))
+            }
         }
 
-        let manifest: JSONValue = [
+        var defaultOperations: [JSONValue] = []
+        for message in planned {
+            let localized = message.localized
+            files[message.file] = message.body
+            var entry = origin(of: localized)
+            entry["op"] = "uploadMessage"
+            entry["method"] = "PUT"
+            entry["path"] = .string("/inApps/v1/messaging/message/\(message.identifier)")
+            entry["identifier"] = .string(message.identifier)
+            entry["file"] = .string(message.file)
+            entry["sha256"] = .string(message.bodySHA256)
+            if !message.imageIdentifiers.isEmpty { entry["requires"] = .array(message.imageIdentifiers.map { .string($0) }) }
+            if let held = state?.message(message.identifier) {
+                entry["state"] = .string(held.state.rawValue)
+                present.append(.object(entry))
+                if held.state == .rejected {
+                    diagnostics.append(StateDiagnostics.rejectedAtApple.diagnose(
+                        "Apple has rejected message '\(localized.message.key.value)' in \(localized.locale) (\(message.identifier)), which this bundle still uses",
+                        at: localized.message.location,
+                        fixIts: [FixIt("change the message's text in \(localized.locale); changed content gives it a new identifier, which can be uploaded and reviewed again")],
+                        subject: localized.subject))
+                }
+            } else {
+                operations.append(.object(entry))
+            }
+
+            guard localized.message.isDefaultMessage else { continue }
+            let defaultFile = "defaults/\(localized.message.product.value)/\(localized.locale).json"
+            let defaultBytes = JSONValue.object(["messageIdentifier": .string(message.identifier)]).canonicalBytes
+            files[defaultFile] = defaultBytes
+            var configure = origin(of: localized)
+            configure["op"] = "configureDefault"
+            configure["method"] = "PUT"
+            configure["path"] = .string("/inApps/v1/messaging/default/\(localized.message.product.value)/\(localized.locale)")
+            configure["file"] = .string(defaultFile)
+            configure["sha256"] = .string(Digest.sha256Hex(defaultBytes))
+            configure["requires"] = .array(message.defaultRequirements.map { .string($0) })
+            if input.environment == .production, let state, let reason = unapproved(message, in: state) {
+                configure["reason"] = .string(reason)
+                deferred.append(.object(configure))
+                diagnostics.append(StateDiagnostics.defaultDeferred.diagnose(
+                    "the production default configuration of \(localized.message.product.value) in \(localized.locale) is deferred: \(reason)",
+                    at: localized.message.location,
+                    fixIts: [FixIt("apply this bundle, wait for Apple's review, then fetch the state and build again")],
+                    subject: localized.subject))
+            } else {
+                defaultOperations.append(.object(configure))
+            }
+        }
+
+        var manifestObject: [String: JSONValue] = [
             "format": .string(formatName),
             "formatVersion": .integer(formatVersion),
             "generator": ["name": "msgc", "version": .string(input.generatorVersion)],
@@ -195,11 +198,67 @@ public enum BundleBuilder {
             "environment": .string(input.environment.rawValue),
             "release": input.release.map { .string($0) } ?? .null,
             "digest": .string(digest(of: files)),
-            "operations": .array(imageOperations + messageOperations + defaultOperations),
+            "operations": .array(operations + defaultOperations),
         ]
-        return UploadBundle(
-            files: files, manifest: manifest, imageCount: imageOperations.count, messageCount: messageOperations.count,
-            defaultCount: defaultOperations.count)
+        var unreferenced: [JSONValue] = []
+        var unreferencedMessages = 0
+        var unreferencedImages = 0
+        if let state {
+            let usedMessages = Set(planned.map(\.identifier))
+            let usedImages = Set(imageUploads.keys)
+            for held in state.images where !usedImages.contains(held.identifier) {
+                unreferencedImages += 1
+                unreferenced.append([
+                    "kind": "image", "identifier": .string(held.identifier), "state": .string(held.state.rawValue),
+                    "imageSize": .string(held.imageSize ?? ""),
+                    "path": .string("/inApps/v1/messaging/image/\(held.identifier)"),
+                ])
+            }
+            for held in state.messages where !usedMessages.contains(held.identifier) {
+                unreferencedMessages += 1
+                unreferenced.append([
+                    "kind": "message", "identifier": .string(held.identifier), "state": .string(held.state.rawValue),
+                    "path": .string("/inApps/v1/messaging/message/\(held.identifier)"),
+                ])
+            }
+            unreferenced.sort { sortKey($0) < sortKey($1) }
+            manifestObject["present"] = .array(present)
+            manifestObject["deferred"] = .array(deferred)
+            manifestObject["unreferenced"] = .array(unreferenced)
+        }
+        var bundle = UploadBundle(
+            files: files, manifest: .object(manifestObject), imageCount: imageUploads.count, messageCount: planned.count,
+            defaultCount: defaultOperations.count + deferred.count)
+        bundle.presentCount = present.count
+        bundle.deferredCount = deferred.count
+        bundle.unreferencedCount = unreferenced.count
+        bundle.messagesHeldAfterApply = planned.count + unreferencedMessages
+        bundle.imagesHeldAfterApply = imageUploads.count + unreferencedImages
+        bundle.diagnostics = diagnostics.sortedForOutput()
+        return bundle
+    }
+
+    /// Why a default configuration that points at `message` cannot be applied yet, or nil when
+    /// its message and every image it uses are APPROVED. Content Apple does not hold yet will
+    /// be PENDING once uploaded, so it is not approved either.
+    static func unapproved(_ message: PlannedMessage, in state: StateFile) -> String? {
+        var reasons: [String] = []
+        func describe(_ what: String, _ identifier: String, _ held: HeldUpload?) {
+            guard let held else { reasons.append("\(what) \(identifier) is not uploaded yet"); return }
+            if held.state != .approved { reasons.append("\(what) \(identifier) is \(held.state.rawValue) at Apple") }
+        }
+        describe("message", message.identifier, state.message(message.identifier))
+        var seen = Set<String>()
+        for image in message.images where seen.insert(image.identifier).inserted {
+            describe("image '\(image.path)'", image.identifier, state.image(image.identifier))
+        }
+        return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+    }
+
+    private static func sortKey(_ entry: JSONValue) -> String {
+        guard case .object(let object) = entry, case .string(let identifier) = object["identifier"],
+              case .string(let kind) = object["kind"] else { return "" }
+        return identifier + " " + kind
     }
 
     /// `sha256:` and the SHA-256 of `sha256sum`-style lines for every file, sorted by path.
@@ -220,14 +279,5 @@ public enum BundleBuilder {
         ]
         if let translation = localized.translationPath { result["translation"] = .string(translation) }
         return result
-    }
-
-    private static func uniqueSorted(_ values: [String]) -> [String] {
-        Array(Set(values)).sorted()
-    }
-
-    /// Text reaches the bundle in Unicode Normalization Form C and is otherwise unchanged.
-    static func nfc(_ text: String) -> String {
-        text.precomposedStringWithCanonicalMapping
     }
 }

@@ -50,7 +50,7 @@ public enum Registry {
 
     /// Every code msgc can report, rules and parser alike, sorted by code.
     public static var allInfos: [RuleInfo] {
-        (ParserDiagnostics.all + XLIFFDiagnostics.infos + rules.map { $0.info }).sorted { $0.code < $1.code }
+        (ParserDiagnostics.all + XLIFFDiagnostics.infos + StateDiagnostics.all + rules.map { $0.info }).sorted { $0.code < $1.code }
     }
 
     /// The info for a code or a rule name, case-insensitively.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Lint
 import Model
+import Parser
 
 /// How diagnostics are printed.
 enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
@@ -11,6 +12,17 @@ enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
 /// When to colour human output.
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
+
+    /// Whether to colour what goes to `handle`: `auto` colours only a terminal, and never with `NO_COLOR` set.
+    func isEnabled(for handle: FileHandle) -> Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
+            return isatty(handle.fileDescriptor) != 0
+        }
+    }
 }
 
 /// Options every command that reads a content tree shares.
@@ -35,15 +47,7 @@ struct CommonOptions: ParsableArguments {
         return trimmed == "." || trimmed.isEmpty ? "" : trimmed + "/"
     }
 
-    func useColor(for handle: FileHandle) -> Bool {
-        switch color {
-        case .always: return true
-        case .never: return false
-        case .auto:
-            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
-            return isatty(handle.fileDescriptor) != 0
-        }
-    }
+    func useColor(for handle: FileHandle) -> Bool { color.isEnabled(for: handle) }
 
     /// Renders diagnostics in the chosen format.
     func render(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) -> String {
@@ -57,11 +61,38 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// Fails with exit status 2 when the content folder does not exist.
-    func requireContentTree() throws {
+    func requireContentTree() throws { try Self.requireContentTree(at: content) }
+
+    static func requireContentTree(at content: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: content, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("no content tree at '\(content)': pass --content DIR, or run `msgc init \(content)` to create one")
         }
+    }
+}
+
+/// Reads the file given to `--state`, shared by `build` and `coverage`.
+enum StateOption {
+    /// The state file at `path`, or nil when none was given. A state file that cannot be read
+    /// or used is reported on standard error and ends the command with exit status 2: it is an
+    /// input given on the command line, and msgc uses a state file whole or not at all.
+    static func load(_ path: String?, color: ColorChoice, format: DiagnosticFormat = .human) throws -> StateFile? {
+        guard let path else { return nil }
+        let (state, diagnostics) = StateFileParser.load(URL(fileURLWithPath: path), displayPath: path)
+        guard let state else {
+            let options = RenderOptions(useColor: color.isEnabled(for: .standardError))
+            // The state file's path is given as it was on the command line, not inside the content tree.
+            let text = switch format {
+            case .human: HumanRenderer.render(diagnostics, options: options)
+            case .json: JSONRenderer.render(diagnostics, options: options)
+            case .sarif: SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version)
+            case .github: GitHubRenderer.render(diagnostics, options: options)
+            }
+            Output.write(text, to: .standardError)
+            Output.write("msgc: the state file cannot be used; nothing was written\n", to: .standardError)
+            throw ExitStatus.failure.exitCode
+        }
+        return state
     }
 }
 

@@ -13,6 +13,13 @@ extension Msgc {
                 a failed or interrupted build leaves the previous bundle untouched. Errors in message \
                 sources or msgc.yaml stop the build (exit 1, nothing written). A translation that is \
                 stale, below minimumState or fails a rule is left out and reported; the rest ships.
+
+                With --state FILE (Apple's Get Message List and Get Image List responses, saved \
+                by the applier for this environment), uploads Apple already holds move from \
+                `operations` to `present`, identifiers Apple holds that the bundle no longer uses \
+                are listed under `unreferenced`, and in production every default configuration \
+                whose message or images are not APPROVED moves to `deferred` with the reason. \
+                A state file that is not valid JSON or not of that shape stops the build (exit 2).
                 """)
 
         @OptionGroup var options: CommonOptions
@@ -26,25 +33,26 @@ extension Msgc {
         @Option(name: .long, help: ArgumentHelp("A release name recorded in the manifest.", valueName: "version"))
         var release: String?
 
-        @Flag(name: .long, help: "Fail on any warning or any left-out translation.")
+        @Option(name: .long, help: ArgumentHelp(
+            "What Apple holds in this environment: its Get Message List and Get Image List responses, as JSON.",
+            valueName: "file"))
+        var state: String?
+
+        @Flag(name: .long, help: "Fail on any warning, any left-out translation or any deferred default configuration.")
         var strict = false
 
         func run() throws {
             try options.requireContentTree()
+            let appleState = try StateOption.load(state, color: options.color, format: options.format)
             let compilation = Compilation.compile(root: options.contentURL)
             let plan = ReleasePlan(compilation: compilation)
-            var diagnostics = compilation.diagnostics
-            if strict {
-                diagnostics = diagnostics.map { var copy = $0; if copy.severity == .warning { copy.severity = .error }; return copy }
+            if compilation.hasIOFailure {
+                report(compilation.diagnostics, compilation)
+                throw ExitStatus.failure.exitCode
             }
-            Output.write(options.render(diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardError), to: .standardError)
-            if compilation.hasIOFailure { throw ExitStatus.failure.exitCode }
             guard let config = compilation.catalog.config, plan.blockingErrors.isEmpty else {
+                let diagnostics = report(compilation.diagnostics, compilation)
                 note("build stopped: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
-                throw ExitStatus.diagnostics.exitCode
-            }
-            if strict && (diagnostics.errorCount > 0 || !plan.leftOut.isEmpty) {
-                note("build stopped by --strict: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
                 throw ExitStatus.diagnostics.exitCode
             }
 
@@ -52,13 +60,26 @@ extension Msgc {
             for (path, asset) in compilation.catalog.images { if let bytes = asset.bytes { images[path] = bytes } }
             let input = BundleBuilder.Input(
                 config: config, messages: plan.shipped, images: images, environment: environment, release: release,
-                generatorVersion: Msgc.version)
+                generatorVersion: Msgc.version, state: appleState)
             let bundle: UploadBundle
             do {
                 bundle = try BundleBuilder.build(input)
             } catch {
+                report(compilation.diagnostics, compilation)
                 note("build failed: \(error)")
                 throw ExitStatus.failure.exitCode
+            }
+            // With a state file, the caps count what Apple will hold: the bundle plus what it no longer uses.
+            let caps = appleState == nil ? [] : TooManyUploads.capDiagnostics(
+                messages: bundle.messagesHeldAfterApply, images: bundle.imagesHeldAfterApply)
+            let diagnostics = report((compilation.diagnostics + bundle.diagnostics + caps).sortedForOutput(), compilation)
+            if !caps.isEmpty {
+                note("build stopped: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
+                throw ExitStatus.diagnostics.exitCode
+            }
+            if strict && (diagnostics.errorCount > 0 || !plan.leftOut.isEmpty || bundle.deferredCount > 0) {
+                note("build stopped by --strict: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
+                throw ExitStatus.diagnostics.exitCode
             }
             let destination = out ?? "build/\(environment.rawValue)"
             do {
@@ -74,12 +95,28 @@ extension Msgc {
                 let locales = Set(plan.shipped.map(\.locale)).sorted()
                 summary += " in \(locales.count) locale\(locales.count == 1 ? "" : "s") (\(locales.joined(separator: ", ")))\n"
                 if case .string(let digest) = bundle.manifest.objectValue?["digest"] { summary += "digest \(digest)\n" }
+                if appleState != nil {
+                    summary += "Apple already holds \(bundle.presentCount) of its uploads (present); "
+                    summary += "\(bundle.deferredCount) default configuration\(bundle.deferredCount == 1 ? "" : "s") deferred; "
+                    summary += "\(bundle.unreferencedCount) identifier\(bundle.unreferencedCount == 1 ? "" : "s") at Apple no longer used (unreferenced)\n"
+                }
                 if !plan.leftOut.isEmpty {
                     summary += "left out \(plan.leftOut.count) translation\(plan.leftOut.count == 1 ? "" : "s") that failed a rule: "
                     summary += plan.leftOut.map { "\($0.subject.product)/\($0.subject.key) [\($0.subject.locale ?? "")]" }.joined(separator: ", ") + "\n"
                 }
                 Output.write(summary, to: .standardOutput)
             }
+        }
+
+        /// Prints `diagnostics` (warnings as errors with --strict) and returns what was printed.
+        @discardableResult
+        private func report(_ diagnostics: [Diagnostic], _ compilation: Compilation) -> [Diagnostic] {
+            var shown = diagnostics
+            if strict {
+                shown = shown.map { var copy = $0; if copy.severity == .warning { copy.severity = .error }; return copy }
+            }
+            Output.write(options.render(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError), to: .standardError)
+            return shown
         }
 
         private func note(_ text: String) {

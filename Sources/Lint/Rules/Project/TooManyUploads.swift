@@ -1,17 +1,42 @@
 import Model
 
 /// Finds a build that would ship more messages or images than Apple holds for one app.
-struct TooManyUploads: LintRule {
+///
+/// `lint` counts what a build would ship. A build given `--state` also counts what Apple
+/// already holds that the bundle does not use, through `capDiagnostics(messages:images:)`.
+public struct TooManyUploads: LintRule {
     static let maxMessages = 2000
     static let maxImages = 2000
 
-    static let info = RuleInfo(
+    public init() {}
+
+    public static let info = RuleInfo(
         code: "PRJ006", name: "too-many-uploads", severity: .error,
         summary: "A build would ship more than 2,000 messages or 2,000 images.",
-        rationale: "Apple holds at most 2,000 messages and 2,000 images per app and refuses further uploads (MaximumNumberOfMessagesReachedError). Each message counts once per locale it ships in; an image counts once per size it is used at.",
+        rationale: "Apple holds at most 2,000 messages and 2,000 images per app and refuses further uploads (MaximumNumberOfMessagesReachedError). Each message counts once per locale it ships in; an image counts once per size it is used at. With --state, a build also counts what Apple holds that the bundle no longer uses (the manifest's `unreferenced`): delete those at Apple to make room.",
         examples: [.valid("default: true")])
 
-    func check(_ context: LintContext) -> [Diagnostic] {
+    /// The cap findings for a build given `--state`: `messages` and `images` count what the
+    /// bundle ships plus what Apple holds that the bundle does not use.
+    public static func capDiagnostics(messages: Int, images: Int) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let location = SourceLocation(path: ProjectConfig.fileName)
+        let rule = TooManyUploads()
+        let fix = FixIt("delete identifiers listed under `unreferenced` in the manifest at Apple, or ship fewer messages")
+        if messages > maxMessages {
+            diagnostics.append(rule.diagnose(
+                "Apple would hold \(messages) messages after this build (what it ships plus what Apple holds that it does not use); Apple holds at most \(maxMessages) per app",
+                at: location, fixIts: [fix]))
+        }
+        if images > maxImages {
+            diagnostics.append(rule.diagnose(
+                "Apple would hold \(images) images after this build (what it ships plus what Apple holds that it does not use); Apple holds at most \(maxImages) per app",
+                at: location, fixIts: [fix]))
+        }
+        return diagnostics
+    }
+
+    public func check(_ context: LintContext) -> [Diagnostic] {
         let shipped = context.localization.candidates
         var imageUses = Set<String>()
         for localized in shipped {

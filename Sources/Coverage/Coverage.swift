@@ -1,0 +1,151 @@
+import Emitter
+import Lint
+import Model
+import Parser
+
+/// Computes the coverage matrix from a compilation: a pure function of its inputs.
+public enum Coverage {
+    /// The matrix for `compilation`. A message is ready in a locale when every field has a
+    /// usable translation (not missing, not stale, at least `minimumState`), no error
+    /// diagnostic concerns it there (in the source locale, none concerns its source either),
+    /// and, with a state file, Apple holds it and every image it uses as APPROVED, identifiers
+    /// computed for `environment` exactly as `msgc build` computes them.
+    public static func report(compilation: Compilation, environment: Environment, state: StateFile?) -> CoverageReport {
+        let catalog = compilation.catalog
+        let plan = ReleasePlan(compilation: compilation)
+        guard let config = catalog.config else {
+            return CoverageReport(
+                environment: environment, hasState: state != nil, sourceLocale: "", locales: [], products: [], localeTotals: [],
+                totals: Tally(), blockingErrorCount: plan.blockingErrors.count)
+        }
+        let sourceLocale = config.sourceLocale.value
+
+        var gaps: [Subject: [TranslationGap]] = [:]
+        for gap in compilation.localization.gaps { gaps[gap.subject, default: []].append(gap) }
+        var errors: [Subject: [Diagnostic]] = [:]
+        for diagnostic in compilation.diagnostics where diagnostic.severity == .error {
+            if let subject = diagnostic.subject { errors[subject, default: []].append(diagnostic) }
+        }
+        var candidates: [Subject: LocalizedMessage] = [:]
+        for candidate in compilation.localization.candidates where candidates[candidate.subject] == nil {
+            candidates[candidate.subject] = candidate
+        }
+        let planner: BundlePlanner? = state == nil ? nil : {
+            var images: [String: [UInt8]] = [:]
+            for (path, asset) in catalog.images { if let bytes = asset.bytes { images[path] = bytes } }
+            return try? BundlePlanner(config: config, images: images, environment: environment)
+        }()
+
+        var products: [ProductCoverage] = []
+        for product in config.products {
+            let productId = product.id.value
+            let messages = catalog.messages.filter { $0.product.value == productId }
+                .sorted { $0.key.value.utf8.lexicographicallyPrecedes($1.key.value.utf8) }
+            let defaultKey = catalog.messages.first { $0.product.value == productId && $0.isDefaultMessage }?.key.value
+            var cells: [CoverageCell] = []
+            var productTally = Tally()
+            for locale in config.locales(of: productId) {
+                var notReady: [NotReadyMessage] = []
+                for message in messages {
+                    let subject = Subject(product: productId, key: message.key.value, locale: locale)
+                    var messageErrors = errors[subject] ?? []
+                    if locale == sourceLocale { messageErrors += errors[message.subject] ?? [] }
+                    var reasons = translationReasons(gaps[subject] ?? []) + ruleReasons(messageErrors)
+                    if reasons.isEmpty {
+                        if let candidate = candidates[subject] {
+                            if let state, let planner { reasons = stateReasons(candidate, planner: planner, state: state) }
+                        } else {
+                            reasons = [.missing(fields: [])]
+                        }
+                    }
+                    if !reasons.isEmpty {
+                        notReady.append(NotReadyMessage(key: message.key.value, isDefault: message.key.value == defaultKey, reasons: reasons))
+                    }
+                }
+                let isDefaultReady = defaultKey.map { key in !notReady.contains { $0.key == key } } ?? false
+                let cell = CoverageCell(
+                    product: productId, locale: locale, messageCount: messages.count, readyCount: messages.count - notReady.count,
+                    isDefaultReady: isDefaultReady, notReady: notReady)
+                productTally.add(cell)
+                cells.append(cell)
+            }
+            products.append(ProductCoverage(
+                product: productId, defaultKey: defaultKey, messageCount: messages.count, cells: cells, totals: productTally))
+        }
+
+        var locales: [String] = []
+        var seen = Set<String>()
+        let projectOrder = [sourceLocale] + config.locales.map(\.value)
+        for locale in projectOrder + products.flatMap({ $0.cells.map(\.locale) }) where seen.insert(locale).inserted {
+            if products.contains(where: { $0.cells.contains { $0.locale == locale } }) { locales.append(locale) }
+        }
+        var localeTotals: [LocaleTotal] = []
+        var totals = Tally()
+        for locale in locales {
+            var tally = Tally()
+            for product in products { for cell in product.cells where cell.locale == locale { tally.add(cell) } }
+            localeTotals.append(LocaleTotal(locale: locale, totals: tally))
+        }
+        for product in products { for cell in product.cells { totals.add(cell) } }
+
+        return CoverageReport(
+            environment: environment, hasState: state != nil, sourceLocale: sourceLocale, locales: locales, products: products,
+            localeTotals: localeTotals, totals: totals, blockingErrorCount: plan.blockingErrors.count)
+    }
+
+    /// Missing, stale and below-minimum-state fields, one reason per kind.
+    static func translationReasons(_ gaps: [TranslationGap]) -> [CoverageReason] {
+        let sorted = gaps.sorted { $0.field < $1.field }
+        var missing: [String] = []
+        var stale: [String] = []
+        var below: [String] = []
+        var states: [String] = []
+        for gap in sorted {
+            switch gap.reason {
+            case .missing: missing.append(gap.field.description)
+            case .stale: stale.append(gap.field.description)
+            case .belowMinimumState(let state, let rawState):
+                below.append(gap.field.description)
+                let written = rawState ?? state.rawValue
+                if !states.contains(written) { states.append(written) }
+            }
+        }
+        var reasons: [CoverageReason] = []
+        if !missing.isEmpty { reasons.append(.missing(fields: missing)) }
+        if !stale.isEmpty { reasons.append(.stale(fields: stale)) }
+        if !below.isEmpty { reasons.append(.belowMinimumState(fields: below, states: states.sorted())) }
+        return reasons
+    }
+
+    /// One reason per distinct error (code and message), sorted.
+    static func ruleReasons(_ diagnostics: [Diagnostic]) -> [CoverageReason] {
+        var seen = Set<String>()
+        return diagnostics
+            .filter { seen.insert($0.code + "\u{0}" + $0.message).inserted }
+            .sorted { $0.code != $1.code ? $0.code < $1.code : $0.message.utf8.lexicographicallyPrecedes($1.message.utf8) }
+            .map { .failingRule(code: $0.code, message: $0.message) }
+    }
+
+    /// What keeps a message that passes every rule from being live at Apple: the message or
+    /// one of its images rejected, pending, or not uploaded yet.
+    static func stateReasons(_ candidate: LocalizedMessage, planner: BundlePlanner, state: StateFile) -> [CoverageReason] {
+        guard let planned = try? planner.message(candidate) else { return [] }
+        var uploads = [UploadReference(kind: .message, identifier: planned.identifier)]
+        var seen = Set<String>()
+        for image in planned.images where seen.insert(image.identifier).inserted {
+            uploads.append(UploadReference(kind: .image, identifier: image.identifier, imagePath: image.path))
+        }
+        var rejected: [CoverageReason] = []
+        var pending: [CoverageReason] = []
+        for upload in uploads {
+            let held = upload.kind == .message ? state.message(upload.identifier) : state.image(upload.identifier)
+            switch held?.state {
+            case .approved: continue
+            case .rejected: rejected.append(.rejected(upload: upload))
+            case nil: pending.append(.pending(upload: upload, state: nil))
+            case .some(let other): pending.append(.pending(upload: upload, state: other.rawValue))
+            }
+        }
+        return rejected + pending
+    }
+}

@@ -1,0 +1,82 @@
+/// The coverage report as GitHub-flavoured Markdown, for a pull-request comment: the matrix,
+/// a legend, and the reasons for every message that is not ready in a collapsed section.
+///
+/// Text from the content tree is escaped for table cells: `|`, and `<`, `>`, `&` (GitHub
+/// renders HTML inside Markdown), and backslashes and backticks are neutralised.
+public enum CoverageMarkdownRenderer {
+    public static func render(_ report: CoverageReport) -> String {
+        var output = "## Retention message coverage\n\n"
+        output += "**\(CoverageWording.headline(report))** · \(escape(CoverageWording.scope(report)))\n"
+        if let note = CoverageWording.blockingNote(report) { output += "\n> [!WARNING]\n> \(escape(note))\n" }
+        guard !report.products.isEmpty else { return output + "\nNo products.\n" }
+
+        output += "\n| product | " + report.locales.map(escape).joined(separator: " | ") + " | total |\n"
+        output += "| --- |" + String(repeating: " ---: |", count: report.locales.count) + " ---: |\n"
+        for product in report.products {
+            var row = "| \(code(product.product)) |"
+            for locale in report.locales {
+                row += " " + cellText(product.cells.first { $0.locale == locale }) + " |"
+            }
+            row += " \(CoverageWording.percent(product.totals.ready, of: product.totals.messages)) |"
+            output += row + "\n"
+        }
+        var totals = "| **total** |"
+        for total in report.localeTotals {
+            totals += " \(CoverageWording.percent(total.totals.ready, of: total.totals.messages)) |"
+        }
+        output += totals + " **\(CoverageWording.percent(report.totals.ready, of: report.totals.messages))** |\n"
+        output += "\n✅ every message ready · 🟡 default ready, not every message · 🔴 default message not ready · — not sold there\n"
+
+        let notReady = report.products.flatMap { product in
+            product.cells.flatMap { cell in cell.notReady.map { (product: product.product, locale: cell.locale, message: $0) } }
+        }
+        if !notReady.isEmpty {
+            output += "\n<details>\n<summary>Not ready (\(notReady.count))</summary>\n\n"
+            output += "| product | locale | message | why |\n| --- | --- | --- | --- |\n"
+            for item in notReady {
+                let name = code(item.message.key) + (item.message.isDefault ? " (default)" : "")
+                output += "| \(code(item.product)) | \(escape(item.locale)) | \(name) | \(escape(CoverageWording.describe(item.message))) |\n"
+            }
+            output += "\n</details>\n"
+        }
+        return output
+    }
+
+    static func cellText(_ cell: CoverageCell?) -> String {
+        guard let cell else { return "—" }
+        let marker = switch cell.status {
+        case .complete: "✅"
+        case .partial: "🟡"
+        case .withoutDefault: "🔴"
+        }
+        return "\(marker) \(CoverageWording.fraction(cell.readyCount, of: cell.messageCount))"
+    }
+
+    /// Text safe in a table cell.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "|": result += "\\|"
+            case "\\": result += "\\\\"
+            case "`": result += "\\`"
+            case "*": result += "\\*"
+            case "_": result += "\\_"
+            case "[": result += "\\["
+            case "]": result += "\\]"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "&": result += "&amp;"
+            case "\n", "\r", "\r\n": result += " "
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// An identifier as inline code, or escaped text when it holds characters a code span cannot.
+    static func code(_ text: String) -> String {
+        let unsafe: Set<Character> = ["`", "|", "\n", "\r", "\r\n", "<", ">", "&", "\\"]
+        return text.contains(where: { unsafe.contains($0) }) ? escape(text) : "`\(text)`"
+    }
+}

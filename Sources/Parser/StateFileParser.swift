@@ -1,0 +1,115 @@
+import Foundation
+import Model
+
+/// Reads a state file: Apple's Get Message List and Get Image List responses, as the applier
+/// saved them (SPEC.md, "The state file").
+///
+/// ```json
+/// { "messages": { "messageIdentifiers": [ { "messageIdentifier": "…", "messageState": "APPROVED" } ] },
+///   "images":   { "imageIdentifiers":   [ { "imageIdentifier": "…", "imageState": "PENDING", "imageSize": "FULL_SIZE" } ] } }
+/// ```
+///
+/// Both lists are required, and each entry needs every member shown. Members msgc does not
+/// read are allowed, because these are Apple's responses and Apple may add fields. A state
+/// msgc does not know is kept as written. Anything else is an STA001 error at the line and
+/// column where the problem is, and no state at all: a state file is used whole or not at all.
+public enum StateFileParser {
+    /// A state file larger than this is refused (Apple holds at most 2,000 of each kind).
+    public static let maxBytes = 16 << 20
+
+    /// Reads the file at `url`; `displayPath` is how diagnostics name it.
+    public static func load(_ url: URL, displayPath: String) -> (StateFile?, [Diagnostic]) {
+        switch FileReader.bytes(at: url, limit: maxBytes) {
+        case .success(let bytes):
+            return parse(bytes: bytes, path: displayPath)
+        case .failure(.missing):
+            return (nil, [problem("state file '\(displayPath)' does not exist", path: displayPath)])
+        case .failure(.tooLarge(let size)):
+            return (nil, [problem("state file '\(displayPath)' has \(size) bytes; msgc reads at most \(maxBytes)", path: displayPath)])
+        case .failure(.unreadable(let reason)):
+            return (nil, [problem("state file '\(displayPath)' cannot be read: \(reason)", path: displayPath)])
+        }
+    }
+
+    /// Parses the bytes of a state file named `path`.
+    public static func parse(bytes: [UInt8], path: String) -> (StateFile?, [Diagnostic]) {
+        let root: JSONDocument.Node
+        do {
+            root = try JSONDocument.parse(bytes)
+        } catch {
+            return (nil, [problem("state file is not valid JSON: \(error.message)", path: path, line: error.line, column: error.column)])
+        }
+        guard case .object = root.value else {
+            return (nil, [problem(
+                "state file must be a JSON object with \"messages\" and \"images\", not \(root.kindName)", path: path,
+                line: root.line, column: root.column)])
+        }
+        var diagnostics: [Diagnostic] = []
+        let messages = list(
+            in: root, outer: "messages", inner: "messageIdentifiers", identifierKey: "messageIdentifier", stateKey: "messageState",
+            sizeKey: nil, path: path, diagnostics: &diagnostics)
+        let images = list(
+            in: root, outer: "images", inner: "imageIdentifiers", identifierKey: "imageIdentifier", stateKey: "imageState",
+            sizeKey: "imageSize", path: path, diagnostics: &diagnostics)
+        guard diagnostics.isEmpty else { return (nil, diagnostics) }
+        return (StateFile(messages: messages, images: images), [])
+    }
+
+    private static func list(
+        in root: JSONDocument.Node, outer: String, inner: String, identifierKey: String, stateKey: String, sizeKey: String?,
+        path: String, diagnostics: inout [Diagnostic]
+    ) -> [HeldUpload] {
+        func report(_ message: String, at node: JSONDocument.Node) {
+            diagnostics.append(problem(message, path: path, line: node.line, column: node.column))
+        }
+        guard let container = root.member(outer) else {
+            report("state file has no \"\(outer)\" member (Apple's \(outer == "messages" ? "Get Message List" : "Get Image List") response)", at: root)
+            return []
+        }
+        guard case .object = container.value else {
+            report("\"\(outer)\" must be an object with \"\(inner)\", not \(container.kindName)", at: container)
+            return []
+        }
+        guard let array = container.member(inner) else {
+            report("\"\(outer)\" has no \"\(inner)\" member", at: container)
+            return []
+        }
+        guard case .array(let entries) = array.value else {
+            report("\"\(outer).\(inner)\" must be an array, not \(array.kindName)", at: array)
+            return []
+        }
+        var result: [HeldUpload] = []
+        for (index, entry) in entries.enumerated() {
+            let place = "\(outer).\(inner)[\(index)]"
+            guard case .object = entry.value else {
+                report("\(place) must be an object, not \(entry.kindName)", at: entry)
+                continue
+            }
+            func text(_ key: String) -> String? {
+                guard let node = entry.member(key) else {
+                    report("\(place) has no \"\(key)\"", at: entry)
+                    return nil
+                }
+                guard case .string(let value) = node.value, !value.isEmpty else {
+                    report("\(place).\(key) must be a non-empty string, not \(node.kindName == "a string" ? "an empty one" : node.kindName)", at: node)
+                    return nil
+                }
+                return value
+            }
+            let identifier = text(identifierKey)
+            let state = text(stateKey)
+            let size = sizeKey.flatMap { text($0) }
+            guard let identifier, let state, sizeKey == nil || size != nil else { continue }
+            result.append(HeldUpload(
+                identifier: identifier, state: ReviewState(raw: state), imageSize: size,
+                location: SourceLocation(path: path, line: entry.line, column: entry.column)))
+        }
+        return result
+    }
+
+    private static func problem(_ message: String, path: String, line: Int? = nil, column: Int? = nil) -> Diagnostic {
+        StateDiagnostics.invalidStateFile.diagnose(
+            message, at: SourceLocation(path: path, line: line, column: column),
+            fixIts: [FixIt("give --state the applier's saved Get Message List and Get Image List responses: {\"messages\": {\"messageIdentifiers\": […]}, \"images\": {\"imageIdentifiers\": […]}}")])
+    }
+}

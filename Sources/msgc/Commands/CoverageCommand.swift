@@ -1,0 +1,110 @@
+import ArgumentParser
+import Coverage
+import Emitter
+import Foundation
+import Lint
+import Model
+import Parser
+
+/// How `msgc coverage` prints its report.
+enum CoverageFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, markdown, html
+}
+
+extension Msgc {
+    /// `msgc coverage`. Its `--format` chooses the report's format, so it does not take the
+    /// diagnostics options that `lint` and `build` share.
+    struct CoverageCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "coverage",
+            abstract: "Show which products are ready in which locales, and why the rest are not.",
+            discussion: """
+                A cell per product and locale of its list: how many of the product's messages are \
+                ready there, why each other one is not (missing, stale, below minimumState, failing \
+                a rule; with --state, PENDING or REJECTED at Apple or not uploaded yet), and whether \
+                the product's default message is ready.
+
+                --state matches identifiers of --environment (default: production with --state, \
+                else sandbox). --fail-under PERCENT exits 1 when fewer than PERCENT of all messages \
+                are ready. A state file that cannot be used exits 2.
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("The content tree to read.", valueName: "dir"))
+        var content: String = "content"
+
+        @Option(name: .long, help: "Report format: \(CoverageFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var format: CoverageFormat = .table
+
+        @Option(name: .long, help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
+        var out: String?
+
+        @Option(name: .long, help: ArgumentHelp(
+            "What Apple holds: its Get Message List and Get Image List responses, as JSON.", valueName: "file"))
+        var state: String?
+
+        @Option(name: .long, help: "Whose identifiers to match against --state: sandbox or production (default: production with --state, else sandbox).")
+        var environment: Environment?
+
+        @Option(name: .long, help: ArgumentHelp("Exit 1 when fewer than this percentage of messages are ready.", valueName: "percent"))
+        var failUnder: Double?
+
+        @Option(name: .long, help: "Colour the table: auto (only on a terminal, and never with NO_COLOR set), always or never.")
+        var color: ColorChoice = .auto
+
+        @Flag(name: .long, help: "With --out, print nothing on success.")
+        var quiet = false
+
+        func validate() throws {
+            if let failUnder, !(0...100).contains(failUnder) {
+                throw ValidationError("--fail-under takes a percentage from 0 to 100, not \(failUnder)")
+            }
+        }
+
+        func run() throws {
+            try CommonOptions.requireContentTree(at: content)
+            let appleState = try StateOption.load(state, color: color)
+            let compilation = Compilation.compile(root: URL(fileURLWithPath: content))
+            if compilation.hasIOFailure {
+                let failures = compilation.diagnostics.filter { ParserDiagnostics.ioFailureCodes.contains($0.code) }
+                let prefix = content.hasSuffix("/") ? content : content + "/"
+                let options = RenderOptions(pathPrefix: prefix, sources: compilation.catalog.sourceFiles, useColor: color.isEnabled(for: .standardError))
+                Output.write(HumanRenderer.render(failures, options: options), to: .standardError)
+                throw ExitStatus.failure.exitCode
+            }
+            let report = Coverage.report(
+                compilation: compilation, environment: environment ?? (appleState == nil ? .sandbox : .production), state: appleState)
+
+            let text: String
+            switch format {
+            case .table:
+                let useColor = out == nil ? color.isEnabled(for: .standardOutput) : color == .always
+                text = CoverageTableRenderer.render(report, options: .init(useColor: useColor))
+            case .json: text = CoverageJSONRenderer.render(report)
+            case .markdown: text = CoverageMarkdownRenderer.render(report)
+            case .html: text = CoverageHTMLRenderer.render(report)
+            }
+            if let out {
+                do {
+                    try FileOutput.write(Array(text.utf8), to: URL(fileURLWithPath: out))
+                } catch {
+                    Output.write("msgc: \(error)\n", to: .standardError)
+                    throw ExitStatus.failure.exitCode
+                }
+                if !quiet { Output.write("wrote \(out): \(CoverageWording.headline(report))\n", to: .standardOutput) }
+            } else {
+                Output.write(text, to: .standardOutput)
+            }
+            if let failUnder, report.isBelow(percent: failUnder) {
+                Output.write(
+                    "msgc: \(CoverageWording.headline(report)), below --fail-under \(Self.formatPercent(failUnder))\n",
+                    to: .standardError)
+                throw ExitStatus.diagnostics.exitCode
+            }
+        }
+
+        /// `90%` or `87.5%`, without a trailing `.0`.
+        static func formatPercent(_ value: Double) -> String {
+            value == value.rounded() ? "\(Int(value))%" : "\(value)%"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Model
+@testable import Parser
+import Testing
+
+@Suite struct StateFileParserTests {
+    static func parse(_ text: String) -> (StateFile?, [Diagnostic]) {
+        StateFileParser.parse(bytes: Array(text.utf8), path: "state.json")
+    }
+
+    static let valid = """
+        { "messages": { "messageIdentifiers": [
+            { "messageIdentifier": "0A1B2C3D-0000-5000-8000-000000000001", "messageState": "APPROVED" },
+            { "messageIdentifier": "0a1b2c3d-0000-5000-8000-000000000002", "messageState": "IN_REVIEW", "extra": 1 }
+          ] },
+          "images": { "imageIdentifiers": [
+            { "imageIdentifier": "0a1b2c3d-0000-5000-8000-0000000000aa", "imageState": "REJECTED", "imageSize": "FULL_SIZE" }
+          ] } }
+        """
+
+    @Test func readsApplesListsAndKeepsUnknownStatesRaw() throws {
+        let (state, diagnostics) = Self.parse(Self.valid)
+        #expect(diagnostics.isEmpty)
+        let parsed = try #require(state)
+        #expect(parsed.messages.map(\.identifier) == ["0a1b2c3d-0000-5000-8000-000000000001", "0a1b2c3d-0000-5000-8000-000000000002"])
+        #expect(parsed.message("0a1b2c3d-0000-5000-8000-000000000001")?.state == .approved)
+        #expect(parsed.message("0A1B2C3D-0000-5000-8000-000000000002")?.state == .other("IN_REVIEW"))
+        #expect(parsed.message("0a1b2c3d-0000-5000-8000-000000000002")?.state.rawValue == "IN_REVIEW")
+        #expect(parsed.image("0A1B2C3D-0000-5000-8000-0000000000AA")?.state == .rejected)
+        #expect(parsed.image("0a1b2c3d-0000-5000-8000-0000000000aa")?.imageSize == "FULL_SIZE")
+        #expect(parsed.messages[0].location == SourceLocation(path: "state.json", line: 2, column: 5))
+    }
+
+    @Test func acceptsAByteOrderMarkAndEmptyLists() {
+        let (state, diagnostics) = StateFileParser.parse(
+            bytes: [0xEF, 0xBB, 0xBF] + Array(#"{"messages":{"messageIdentifiers":[]},"images":{"imageIdentifiers":[]}}"#.utf8), path: "s.json")
+        #expect(diagnostics.isEmpty)
+        #expect(state?.messages.isEmpty == true)
+    }
+
+    @Test(arguments: [
+        ("", "state file is not valid JSON: the file ends where a JSON value should be", 1, 1),
+        ("{\n  \"messages\": {,\n}", "state file is not valid JSON: expected a member name in double quotes, found ','", 2, 16),
+        ("{\"messages\": {\"messageIdentifiers\": []}, \"images\": {\"imageIdentifiers\": []}} x",
+         "state file is not valid JSON: unexpected 'x' after the end of the JSON value", 1, 78),
+        ("{\"a\": 1, \"a\": 2}", "state file is not valid JSON: member 'a' appears twice in one object", 1, 10),
+        ("{\"a\": \"é\u{01}\"}", "state file is not valid JSON: control character U+0001 inside a string; JSON requires it escaped", 1, 9),
+        ("[]", "state file must be a JSON object with \"messages\" and \"images\", not an array", 1, 1),
+        ("{\"images\": {\"imageIdentifiers\": []}}", "state file has no \"messages\" member (Apple's Get Message List response)", 1, 1),
+        ("{\"messages\": [], \"images\": {\"imageIdentifiers\": []}}", "\"messages\" must be an object with \"messageIdentifiers\", not an array", 1, 14),
+        ("{\"messages\": {\"messageIdentifiers\": {}}, \"images\": {\"imageIdentifiers\": []}}",
+         "\"messages.messageIdentifiers\" must be an array, not an object", 1, 37),
+        ("{\"messages\": {\"messageIdentifiers\": [{\"messageIdentifier\": 7, \"messageState\": \"APPROVED\"}]}, \"images\": {\"imageIdentifiers\": []}}",
+         "messages.messageIdentifiers[0].messageIdentifier must be a non-empty string, not a number", 1, 60),
+        ("{\"messages\": {\"messageIdentifiers\": []}, \"images\": {\"imageIdentifiers\": [{\"imageIdentifier\": \"a\", \"imageState\": \"PENDING\"}]}}",
+         "images.imageIdentifiers[0] has no \"imageSize\"", 1, 74),
+    ])
+    func refusesWhatIsNotAStateFile(text: String, message: String, line: Int, column: Int) {
+        let (state, diagnostics) = Self.parse(text)
+        #expect(state == nil)
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.code == "STA001")
+        #expect(diagnostics.first?.severity == .error)
+        #expect(diagnostics.first?.message == message)
+        #expect(diagnostics.first?.location == SourceLocation(path: "state.json", line: line, column: column))
+    }
+
+    @Test func refusesDeepNestingWithoutCrashing() {
+        let (state, diagnostics) = Self.parse(String(repeating: "[", count: 100_000))
+        #expect(state == nil)
+        #expect(diagnostics.first?.message.contains("nested deeper than 64 levels") == true)
+    }
+
+    @Test func reportsAMissingOrUnreadableFile() {
+        let (state, diagnostics) = StateFileParser.load(URL(fileURLWithPath: "/nonexistent/state.json"), displayPath: "state.json")
+        #expect(state == nil)
+        #expect(diagnostics.first?.message == "state file 'state.json' does not exist")
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        let node = try JSONDocument.parse(Array(#"["a\u00e9\ud83d\ude00\n\/", -1.5e3, true, null]"#.utf8))
+        guard case .array(let values) = node.value, case .string(let text) = values[0].value,
+              case .number(let number) = values[1].value else { Issue.record("shape"); return }
+        #expect(text == "aé😀\n/")
+        #expect(number == "-1.5e3")
+        #expect(throws: JSONDocument.SyntaxError.self) { try JSONDocument.parse(Array(#"["\ud83d"]"#.utf8)) }
+        #expect(throws: JSONDocument.SyntaxError.self) { try JSONDocument.parse([0x22, 0xFF, 0x22]) }
+    }
+}
