@@ -108,6 +108,15 @@ extension Array where Element == Diagnostic {
         return self.filter { seen.insert($0).inserted }.sorted(by: Diagnostic.outputOrder)
     }
 
+    /// The same findings with every warning raised to an error, as `--strict` asks.
+    public func escalatingWarnings() -> [Diagnostic] {
+        map { diagnostic in
+            var copy = diagnostic
+            if copy.severity == .warning { copy.severity = .error }
+            return copy
+        }
+    }
+
     public var errorCount: Int { self.count { $0.severity == .error } }
     public var warningCount: Int { self.count { $0.severity == .warning } }
 }

@@ -111,10 +111,7 @@ extension Msgc {
         /// Prints `diagnostics` (warnings as errors with --strict) and returns what was printed.
         @discardableResult
         private func report(_ diagnostics: [Diagnostic], _ compilation: Compilation) -> [Diagnostic] {
-            var shown = diagnostics
-            if strict {
-                shown = shown.map { var copy = $0; if copy.severity == .warning { copy.severity = .error }; return copy }
-            }
+            let shown = strict ? diagnostics.escalatingWarnings() : diagnostics
             Output.write(options.render(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError), to: .standardError)
             return shown
         }

@@ -17,10 +17,7 @@ extension Msgc {
         func run() throws {
             try options.requireContentTree()
             let compilation = Compilation.compile(root: options.contentURL)
-            var diagnostics = compilation.diagnostics
-            if strict {
-                diagnostics = diagnostics.map { var copy = $0; if copy.severity == .warning { copy.severity = .error }; return copy }
-            }
+            let diagnostics = strict ? compilation.diagnostics.escalatingWarnings() : compilation.diagnostics
             Output.write(options.render(diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput), to: .standardOutput)
             if options.format == .human && !options.quiet {
                 Output.write(DiagnosticSummary.line(for: diagnostics) + "\n", to: .standardOutput)
