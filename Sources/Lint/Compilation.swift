@@ -60,12 +60,7 @@ public struct ReleasePlan: Sendable {
 
     public init(compilation: Compilation) {
         let sourceLocale = compilation.catalog.config?.sourceLocale.value
-        blockingErrors = compilation.diagnostics.filter { diagnostic in
-            guard diagnostic.severity == .error else { return false }
-            if Self.isTranslationPath(diagnostic.location.path) { return false }
-            if let locale = diagnostic.subject?.locale, locale != sourceLocale { return false }
-            return true
-        }
+        blockingErrors = compilation.diagnostics.filter { Self.blocksBuild($0, sourceLocale: sourceLocale) }
         var failing: [Subject: [Diagnostic]] = [:]
         for diagnostic in compilation.diagnostics where diagnostic.severity == .error {
             guard let subject = diagnostic.subject, subject.locale != nil else { continue }
@@ -75,5 +70,12 @@ public struct ReleasePlan: Sendable {
         leftOut = failing.keys.sorted().map { ($0, failing[$0]!) }
     }
 
-    static func isTranslationPath(_ path: String) -> Bool { path.hasPrefix("translations/") }
+    /// Whether a finding stops a build: an error in the message sources or the configuration,
+    /// not one in a translation (which only leaves its message out in that locale).
+    public static func blocksBuild(_ diagnostic: Diagnostic, sourceLocale: String?) -> Bool {
+        guard diagnostic.severity == .error else { return false }
+        if diagnostic.location.path.hasPrefix("translations/") { return false }
+        if let locale = diagnostic.subject?.locale, locale != sourceLocale { return false }
+        return true
+    }
 }

@@ -35,7 +35,8 @@ extension Msgc {
         func run() throws {
             try options.requireContentTree()
             let (catalog, diagnostics) = ContentTree(root: options.contentURL).load()
-            let blocking = diagnostics.filter { $0.severity == .error && !$0.location.path.hasPrefix("translations/") }
+            let sourceLocale = catalog.config?.sourceLocale.value
+            let blocking = diagnostics.filter { ReleasePlan.blocksBuild($0, sourceLocale: sourceLocale) }
             if !blocking.isEmpty {
                 Output.write(options.render(blocking, sources: catalog.sourceFiles, to: .standardError), to: .standardError)
                 Output.write("msgc: fix the message sources first; nothing was extracted\n", to: .standardError)
