@@ -1,3 +1,4 @@
+import Foundation
 import Model
 @testable import Parser
 import Testing
@@ -85,11 +86,5 @@ import Testing
         #expect(UUIDText.parse("6ba7b810-9dad-11d1-80b4-00c04fd430c8")?.count == 16)
         #expect(UUIDText.parse("6ba7b8109dad11d180b400c04fd430c8") == nil)
         #expect(UUIDText.parse("6ba7b810-9dad-11d1-80b4-00c04fd430cg") == nil)
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -132,9 +132,3 @@ extension ExtractTests {
         #expect(bodies.contains { $0.contains("\"header\": \"Danke fürs Lernen mit uns\"") })
     }
 }
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}

@@ -1,3 +1,4 @@
+import Foundation
 import Model
 
 /// The text `msgc explain CODE` prints for one rule, read from its `RuleInfo`.
@@ -54,11 +55,5 @@ public enum Explanation {
         }
         if !current.isEmpty { lines.append(current) }
         return lines.joined(separator: "\n")
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
