@@ -39,6 +39,12 @@ public struct UploadBundle: Sendable {
     /// Findings from comparing the bundle with the state file (rejected uploads, deferrals).
     public var diagnostics: [Diagnostic] = []
 
+    /// The manifest's `digest`: `sha256:` and the hash of the bundle's file list.
+    public var digest: String? {
+        guard case .object(let manifest) = manifest, case .string(let digest) = manifest["digest"] else { return nil }
+        return digest
+    }
+
     /// Every file including `manifest.json`, sorted by path.
     public var allFiles: [(path: String, bytes: [UInt8])] {
         var result = files.map { (path: $0.key, bytes: $0.value) }

@@ -94,7 +94,7 @@ extension Msgc {
                 summary += "\(bundle.defaultCount) default configuration\(bundle.defaultCount == 1 ? "" : "s")"
                 let locales = Set(plan.shipped.map(\.locale)).sorted()
                 summary += " in \(locales.count) locale\(locales.count == 1 ? "" : "s") (\(locales.joined(separator: ", ")))\n"
-                if case .string(let digest) = bundle.manifest.objectValue?["digest"] { summary += "digest \(digest)\n" }
+                if let digest = bundle.digest { summary += "digest \(digest)\n" }
                 if appleState != nil {
                     summary += "Apple already holds \(bundle.presentCount) of its uploads (present); "
                     summary += "\(bundle.deferredCount) default configuration\(bundle.deferredCount == 1 ? "" : "s") deferred; "
@@ -123,10 +123,3 @@ extension Msgc {
 }
 
 extension Environment: ExpressibleByArgument {}
-
-extension JSONValue {
-    var objectValue: [String: JSONValue]? {
-        if case .object(let object) = self { return object }
-        return nil
-    }
-}
