@@ -10,13 +10,7 @@ public enum Localizer {
         guard let config = catalog.config else { return Localization(candidates: [], gaps: [], fileForLocale: [:]) }
         let sourceLocale = config.sourceLocale.value
 
-        // The first readable file (bytewise path order) for each locale in the project wins;
-        // lint reports the others.
-        var fileForLocale: [String: TranslationFile] = [:]
-        for file in catalog.translationFiles where file.isReadable {
-            guard let locale = file.targetLanguage?.value, locale != sourceLocale, fileForLocale[locale] == nil else { continue }
-            fileForLocale[locale] = file
-        }
+        let fileForLocale = translationFiles(catalog, sourceLocale: sourceLocale)
         var unitsByLocale: [String: [String: TranslationUnit]] = [:]
         for (locale, file) in fileForLocale {
             var units: [String: TranslationUnit] = [:]
@@ -70,5 +64,16 @@ public enum Localizer {
         candidates.sort { ($0.message.product.value, $0.locale, $0.message.key.value) < ($1.message.product.value, $1.locale, $1.message.key.value) }
         gaps.sort { ($0.subject, $0.field) < ($1.subject, $1.field) }
         return Localization(candidates: candidates, gaps: gaps, fileForLocale: fileForLocale.mapValues(\.path))
+    }
+
+    /// The file that translates each locale: the first readable one in bytewise path order
+    /// (lint reports the others). The source locale has none.
+    public static func translationFiles(_ catalog: Catalog, sourceLocale: String) -> [String: TranslationFile] {
+        var fileForLocale: [String: TranslationFile] = [:]
+        for file in catalog.translationFiles where file.isReadable {
+            guard let locale = file.targetLanguage?.value, locale != sourceLocale, fileForLocale[locale] == nil else { continue }
+            fileForLocale[locale] = file
+        }
+        return fileForLocale
     }
 }

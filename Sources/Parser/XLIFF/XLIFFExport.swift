@@ -30,9 +30,8 @@ public enum XLIFFExport {
             throw .localeNotInProject(locale, projectLocales: config.locales.map(\.value))
         }
         let messages = catalog.messages.filter { config.locales(of: $0.product.value).contains(locale) }
-        // The first readable file for the locale, in path order, as the Localizer chooses it.
         var existing: [String: TranslationUnit] = [:]
-        if let file = catalog.translationFiles.first(where: { $0.isReadable && $0.targetLanguage?.value == locale }) {
+        if let file = Localizer.translationFiles(catalog, sourceLocale: config.sourceLocale.value)[locale] {
             for unit in file.units where existing[unit.id.value] == nil { existing[unit.id.value] = unit }
         }
         return XLIFFWriter.write(
