@@ -49,10 +49,12 @@ let package = Package(
         .target(name: "Lint", dependencies: ["Model", "Parser", "LanguageTags"]),
         .target(name: "Emitter", dependencies: ["Model", "Parser", "CCrypto", "CFileSystem"]),
         .target(name: "Coverage", dependencies: ["Model", "Parser", "Lint", "Emitter"]),
+        // Pseudo-translations (`msgc pseudo`) as XLIFF, through the Parser's XLIFF writer.
+        .target(name: "PseudoLocalization", dependencies: ["Model", "Parser", "LanguageTags"]),
         .executableTarget(
             name: "msgc",
             dependencies: [
-                "Model", "Parser", "Lint", "Emitter", "Coverage",
+                "Model", "Parser", "Lint", "Emitter", "Coverage", "PseudoLocalization",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,6 +68,7 @@ let package = Package(
             dependencies: ["Coverage", "Emitter", "Lint", "Parser", "Model"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Lint", "Emitter", "Parser", "Model"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc"]),
     ]
 )
