@@ -3,6 +3,7 @@ import PackageDescription
 
 // The dependency graph flows one way:
 //   msgc (CLI) -> Coverage -> Lint, Emitter -> Parser -> Model; Lint -> LanguageTags
+//   msgc (CLI) -> Preview -> Lint; msgc (CLI) -> PseudoLocalization -> Parser, LanguageTags
 // Coverage uses the Emitter's BundlePlanner so that the identifiers it matches against a
 // state file are computed in exactly one place, the way the bundle computes them.
 // Model holds the plain data every stage shares (the catalog, diagnostics, locations) and
@@ -51,10 +52,12 @@ let package = Package(
         .target(name: "Coverage", dependencies: ["Model", "Parser", "Lint", "Emitter"]),
         // Pseudo-translations (`msgc pseudo`) as XLIFF, through the Parser's XLIFF writer.
         .target(name: "PseudoLocalization", dependencies: ["Model", "Parser", "LanguageTags"]),
+        // `msgc preview`: the cancellation sheet of every message in every locale, as HTML.
+        .target(name: "Preview", dependencies: ["Model", "Lint"]),
         .executableTarget(
             name: "msgc",
             dependencies: [
-                "Model", "Parser", "Lint", "Emitter", "Coverage", "PseudoLocalization",
+                "Model", "Parser", "Lint", "Emitter", "Coverage", "PseudoLocalization", "Preview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +72,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Lint", "Emitter", "Parser", "Model"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Lint", "Parser", "Model"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc"]),
     ]
 )
