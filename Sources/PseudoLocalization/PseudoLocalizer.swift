@@ -67,11 +67,13 @@ public struct PseudoLocalizer: Sendable {
                 result.append(next)
             }
         }
-        // Never leave a space or a mark just before the closing bracket.
+        // Never leave a space or a mark just before the closing bracket: lengthen the last word instead.
+        var trimmed = 0
         while let last = result.last, last == " " || last == Self.rightToLeftMark, result.count > 1 + body.count {
             result.removeLast()
-            result.append("ē")
+            trimmed += 1
         }
+        result += String(repeating: "é", count: trimmed)
         return result + "]"
     }
 
