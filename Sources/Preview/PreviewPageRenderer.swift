@@ -182,21 +182,7 @@ enum PreviewPageRenderer {
     }
 
     /// Text safe in element content and in double-quoted attributes.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     static func head(title: String) -> String {
         """

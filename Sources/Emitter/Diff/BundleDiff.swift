@@ -89,10 +89,6 @@ public struct BundleDiff: Sendable {
         return Array(Set(ids)).sorted()
     }
 
-    public static func count<T>(_ items: [T], _ change: Change, _ key: KeyPath<T, Change>) -> Int {
-        items.count { $0[keyPath: key] == change }
-    }
-
     // MARK: - Reading and comparing
 
     public struct Failure: Error, Equatable, CustomStringConvertible {
@@ -139,87 +135,59 @@ public struct BundleDiff: Sendable {
 
     static func compare(old: BundleContents, oldPath: String, new: BundleContents, newPath: String) -> BundleDiff {
         let oldIdentifiers = Set(old.manifest.entries.compactMap(\.identifier))
+        /// New content Apple has not seen in the old bundle under any name.
+        func needsReview(_ change: Change, _ identifier: String?) -> Bool {
+            (change == .new || change == .changed) && !oldIdentifiers.contains(identifier ?? "")
+        }
 
-        struct MessageKey: Hashable, Comparable {
-            var product: String, locale: String, key: String
-            static func < (a: Self, b: Self) -> Bool { (a.product, a.locale, a.key) < (b.product, b.locale, b.key) }
-        }
-        func messages(_ bundle: BundleContents) -> [MessageKey: BundleEntry] {
-            var result: [MessageKey: BundleEntry] = [:]
-            for entry in bundle.manifest.entries where entry.operation == .uploadMessage {
-                result[MessageKey(product: entry.product ?? "", locale: entry.locale ?? "", key: entry.key ?? "")] = entry
-            }
-            return result
-        }
-        let oldMessages = messages(old)
-        let newMessages = messages(new)
-        var messageChanges: [MessageChange] = []
-        for key in Set(oldMessages.keys).union(newMessages.keys).sorted() {
-            let before = oldMessages[key]
-            let after = newMessages[key]
-            let change: Change = before == nil ? .new : after == nil ? .gone : before?.identifier == after?.identifier ? .unchanged : .changed
+        let messages = pairs(old, new, .uploadMessage) { [$0.product ?? "", $0.locale ?? "", $0.key ?? ""] }.map { key, before, after in
+            let change = classify(before?.identifier, after?.identifier, different: .changed)
             var fields: [String] = []
             if change == .changed, let before, let after, let oldBody = old.messageBodies[before.file], let newBody = new.messageBodies[after.file] {
                 fields = changedFields(oldBody, newBody)
             }
-            messageChanges.append(MessageChange(
-                product: key.product, locale: key.locale, key: key.key, change: change, oldIdentifier: before?.identifier,
-                newIdentifier: after?.identifier,
-                changedFields: fields, needsReview: (change == .new || change == .changed) && !oldIdentifiers.contains(after?.identifier ?? "")))
+            return MessageChange(
+                product: key[0], locale: key[1], key: key[2], change: change, oldIdentifier: before?.identifier,
+                newIdentifier: after?.identifier, changedFields: fields, needsReview: needsReview(change, after?.identifier))
         }
-
-        struct ImageKey: Hashable, Comparable {
-            var source: String, size: String
-            static func < (a: Self, b: Self) -> Bool { (a.source, a.size) < (b.source, b.size) }
+        let images = pairs(old, new, .uploadImage) { [$0.source ?? "", $0.imageSize ?? ""] }.map { key, before, after in
+            let change = classify(before?.identifier, after?.identifier, different: .changed)
+            return ImageChange(
+                source: key[0], imageSize: key[1], change: change, oldIdentifier: before?.identifier, newIdentifier: after?.identifier,
+                needsReview: needsReview(change, after?.identifier))
         }
-        func images(_ bundle: BundleContents) -> [ImageKey: BundleEntry] {
-            var result: [ImageKey: BundleEntry] = [:]
-            for entry in bundle.manifest.entries where entry.operation == .uploadImage {
-                result[ImageKey(source: entry.source ?? "", size: entry.imageSize ?? "")] = entry
-            }
-            return result
-        }
-        let oldImages = images(old)
-        let newImages = images(new)
-        var imageChanges: [ImageChange] = []
-        for key in Set(oldImages.keys).union(newImages.keys).sorted() {
-            let before = oldImages[key]
-            let after = newImages[key]
-            let change: Change = before == nil ? .new : after == nil ? .gone : before?.identifier == after?.identifier ? .unchanged : .changed
-            imageChanges.append(ImageChange(
-                source: key.source, imageSize: key.size, change: change, oldIdentifier: before?.identifier, newIdentifier: after?.identifier,
-                needsReview: (change == .new || change == .changed) && !oldIdentifiers.contains(after?.identifier ?? "")))
-        }
-
-        struct DefaultKey: Hashable, Comparable {
-            var product: String, locale: String
-            static func < (a: Self, b: Self) -> Bool { (a.product, a.locale) < (b.product, b.locale) }
-        }
-        func defaults(_ bundle: BundleContents) -> [DefaultKey: (entry: BundleEntry, message: String)] {
-            var result: [DefaultKey: (entry: BundleEntry, message: String)] = [:]
-            for entry in bundle.manifest.entries where entry.operation == .configureDefault {
-                result[DefaultKey(product: entry.product ?? "", locale: entry.locale ?? "")] = (entry, bundle.defaultTargets[entry.file] ?? "")
-            }
-            return result
-        }
-        let oldDefaults = defaults(old)
-        let newDefaults = defaults(new)
-        var defaultChanges: [DefaultChange] = []
-        for key in Set(oldDefaults.keys).union(newDefaults.keys).sorted() {
-            let before = oldDefaults[key]
-            let after = newDefaults[key]
-            let change: Change = before == nil ? .new : after == nil ? .gone : before?.message == after?.message ? .unchanged : .repointed
-            defaultChanges.append(DefaultChange(
-                product: key.product, locale: key.locale, change: change, oldKey: before?.entry.key, newKey: after?.entry.key,
-                oldMessage: before?.message, newMessage: after?.message, isDeferred: after?.entry.section == .deferred))
+        let defaults = pairs(old, new, .configureDefault) { [$0.product ?? "", $0.locale ?? ""] }.map { key, before, after in
+            let oldMessage = before.map { old.defaultTargets[$0.file] ?? "" }
+            let newMessage = after.map { new.defaultTargets[$0.file] ?? "" }
+            return DefaultChange(
+                product: key[0], locale: key[1], change: classify(oldMessage, newMessage, different: .repointed), oldKey: before?.key,
+                newKey: after?.key, oldMessage: oldMessage, newMessage: newMessage, isDeferred: after?.section == .deferred)
         }
 
         func side(_ bundle: BundleContents, _ path: String) -> Side {
             Side(path: path, bundleId: bundle.manifest.bundleId, environment: bundle.manifest.environment,
                  release: bundle.manifest.release, digest: bundle.manifest.digest)
         }
-        return BundleDiff(
-            old: side(old, oldPath), new: side(new, newPath), messages: messageChanges, images: imageChanges, defaults: defaultChanges)
+        return BundleDiff(old: side(old, oldPath), new: side(new, newPath), messages: messages, images: images, defaults: defaults)
+    }
+
+    /// The entries of one operation in both bundles, matched by `key` and sorted by it.
+    static func pairs(
+        _ old: BundleContents, _ new: BundleContents, _ operation: BundleEntry.Operation, key: (BundleEntry) -> [String]
+    ) -> [(key: [String], old: BundleEntry?, new: BundleEntry?)] {
+        func index(_ bundle: BundleContents) -> [[String]: BundleEntry] {
+            var result: [[String]: BundleEntry] = [:]
+            for entry in bundle.manifest.entries where entry.operation == operation { result[key(entry)] = entry }
+            return result
+        }
+        let before = index(old)
+        let after = index(new)
+        return Set(before.keys).union(after.keys).sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, before[$0], after[$0]) }
+    }
+
+    /// New, gone, unchanged, or `different` when both have it with other values.
+    static func classify(_ old: String?, _ new: String?, different: Change) -> Change {
+        old == nil ? .new : new == nil ? .gone : old == new ? .unchanged : different
     }
 
     /// The parts of a message that differ, in the order the sheet shows them.
