@@ -3,6 +3,7 @@ import PackageDescription
 
 // The dependency graph flows one way:
 //   msgc (CLI) -> Coverage -> Lint, Emitter -> Parser -> Model; Lint -> LanguageTags
+//   msgc (CLI) -> Preview -> Lint; msgc (CLI) -> PseudoLocalization -> Parser, LanguageTags
 // Coverage uses the Emitter's BundlePlanner so that the identifiers it matches against a
 // state file are computed in exactly one place, the way the bundle computes them.
 // Model holds the plain data every stage shares (the catalog, diagnostics, locations) and
@@ -49,10 +50,14 @@ let package = Package(
         .target(name: "Lint", dependencies: ["Model", "Parser", "LanguageTags"]),
         .target(name: "Emitter", dependencies: ["Model", "Parser", "CCrypto", "CFileSystem"]),
         .target(name: "Coverage", dependencies: ["Model", "Parser", "Lint", "Emitter"]),
+        // Pseudo-translations (`msgc pseudo`) as XLIFF, through the Parser's XLIFF writer.
+        .target(name: "PseudoLocalization", dependencies: ["Model", "Parser", "LanguageTags"]),
+        // `msgc preview`: the cancellation sheet of every message in every locale, as HTML.
+        .target(name: "Preview", dependencies: ["Model", "Lint"]),
         .executableTarget(
             name: "msgc",
             dependencies: [
-                "Model", "Parser", "Lint", "Emitter", "Coverage",
+                "Model", "Parser", "Lint", "Emitter", "Coverage", "PseudoLocalization", "Preview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,6 +71,8 @@ let package = Package(
             dependencies: ["Coverage", "Emitter", "Lint", "Parser", "Model"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Lint", "Emitter", "Parser", "Model"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Lint", "Parser", "Model"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc"]),
     ]
 )

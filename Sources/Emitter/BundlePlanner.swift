@@ -43,11 +43,15 @@ public struct BundlePlanner: Sendable {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case invalidNamespace(String)
         case missingImage(String)
+        /// A message in a pseudo locale (`en-XA`, `ar-XB`, `en-x-pseudo`), which must never reach Apple.
+        case pseudoLocale(product: String, key: String, locale: String)
 
         public var description: String {
             switch self {
             case .invalidNamespace(let text): "namespace '\(text)' is not a UUID"
             case .missingImage(let path): "image '\(path)' has no bytes"
+            case .pseudoLocale(let product, let key, let locale):
+                "\(product)/\(key) is in the pseudo locale '\(locale)', which never enters a bundle"
             }
         }
     }
@@ -77,8 +81,15 @@ public struct BundlePlanner: Sendable {
     }
 
     /// The upload of one localized message: its request body and identifier, and its images.
+    ///
+    /// A pseudo locale is refused here, the one place every bundle's messages pass through, so
+    /// that no caller can ship one by mistake: Apple would refuse its default configuration
+    /// (`InvalidLocaleError`) and, worse, could show its text to subscribers.
     public func message(_ localized: LocalizedMessage) throws(Failure) -> PlannedMessage {
         let message = localized.message
+        guard !PseudoLocale.isPseudo(localized.locale) else {
+            throw .pseudoLocale(product: message.product.value, key: message.key.value, locale: localized.locale)
+        }
         var body: [String: JSONValue] = [:]
         var images: [PlannedImage] = []
         body["header"] = .string(Self.nfc(localized.text(.header)?.value ?? ""))

@@ -269,9 +269,14 @@ public enum BundleBuilder {
 
     /// `sha256:` and the SHA-256 of `sha256sum`-style lines for every file, sorted by path.
     public static func digest(of files: [String: [UInt8]]) -> String {
+        digest(ofSHA256: files.mapValues { Digest.sha256Hex($0) })
+    }
+
+    /// The same digest from each file's lower-case hex SHA-256, by path.
+    public static func digest(ofSHA256 hashes: [String: String]) -> String {
         var text = ""
-        for path in files.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            text += "\(Digest.sha256Hex(files[path]!))  \(path)\n"
+        for path in hashes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            text += "\(hashes[path]!)  \(path)\n"
         }
         return "sha256:" + Digest.sha256Hex(Array(text.utf8))
     }

@@ -19,8 +19,19 @@ public struct Compilation: Sendable {
     public static func compile(root: URL) -> Compilation {
         let (catalog, parseDiagnostics) = ContentTree(root: root).load()
         let localization = Localizer.localize(catalog)
-        let diagnostics = parseDiagnostics + Linter.lint(catalog, localization: localization)
+        let diagnostics = parseDiagnostics + Linter.lint(catalog, localization: localization).map(forecastingPseudoLocale)
         return Compilation(catalog: catalog, localization: localization, diagnostics: diagnostics.sortedForOutput())
+    }
+
+    /// A finding in a pseudo locale is a forecast of what real translations may run into, not a
+    /// mistake in anything that ships: an error there is reported as a warning, with a note
+    /// that says so (`--strict` still fails on it).
+    static func forecastingPseudoLocale(_ diagnostic: Diagnostic) -> Diagnostic {
+        guard let locale = diagnostic.subject?.locale, PseudoLocale.isPseudo(locale) else { return diagnostic }
+        var forecast = diagnostic
+        if forecast.severity == .error { forecast.severity = .warning }
+        forecast.notes.append(Note("\(locale) is a pseudo locale: this forecasts what a translation may run into; pseudo locales never ship"))
+        return forecast
     }
 
     /// Source text for every file a diagnostic points into: the YAML the parser kept, plus
@@ -53,7 +64,7 @@ public struct Compilation: Sendable {
 public struct ReleasePlan: Sendable {
     /// Error findings outside translations: any one stops the build.
     public var blockingErrors: [Diagnostic]
-    /// The localized messages that ship, sorted by product, locale and key.
+    /// The localized messages that ship, sorted by product, locale and key. Pseudo locales never do.
     public var shipped: [LocalizedMessage]
     /// Localized messages left out because a rule failed on their translation.
     public var leftOut: [(subject: Subject, reasons: [Diagnostic])]
@@ -66,7 +77,7 @@ public struct ReleasePlan: Sendable {
             guard let subject = diagnostic.subject, subject.locale != nil else { continue }
             failing[subject, default: []].append(diagnostic)
         }
-        shipped = compilation.localization.candidates.filter { failing[$0.subject] == nil }
+        shipped = compilation.localization.candidates.filter { failing[$0.subject] == nil && !PseudoLocale.isPseudo($0.locale) }
         leftOut = failing.keys.sorted().map { ($0, failing[$0]!) }
     }
 

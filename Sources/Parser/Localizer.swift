@@ -18,11 +18,13 @@ public enum Localizer {
             unitsByLocale[locale] = units
         }
 
+        let projectLocales = Set(config.locales.map(\.value))
+        let pseudoLocales = fileForLocale.keys.filter { PseudoLocale.isPseudo($0) && !projectLocales.contains($0) }.sorted()
         var candidates: [LocalizedMessage] = []
         var gaps: [TranslationGap] = []
         for message in catalog.messages {
             let fields = message.fields
-            for locale in config.locales(of: message.product.value) {
+            for locale in config.locales(of: message.product.value) + pseudoLocales {
                 if locale == sourceLocale {
                     var texts: [MessageField: Located<String>] = [:]
                     for (field, text) in fields { texts[field] = text }

@@ -60,6 +60,17 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
+    /// Reports the errors that would stop a build and ends the command with exit status 1 when
+    /// there are any: commands that write files for translators work from sound sources only.
+    func refuseBlockingErrors(_ catalog: Catalog, _ diagnostics: [Diagnostic], nothing: String) throws {
+        let sourceLocale = catalog.config?.sourceLocale.value
+        let blocking = diagnostics.filter { ReleasePlan.blocksBuild($0, sourceLocale: sourceLocale) }
+        guard !blocking.isEmpty else { return }
+        Output.write(render(blocking, sources: catalog.sourceFiles, to: .standardError), to: .standardError)
+        Output.write("msgc: fix the message sources first; \(nothing)\n", to: .standardError)
+        throw ExitStatus.diagnostics.exitCode
+    }
+
     /// Fails with exit status 2 when the content folder does not exist.
     func requireContentTree() throws { try Self.requireContentTree(at: content) }
 

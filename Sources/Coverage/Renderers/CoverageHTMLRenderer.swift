@@ -1,4 +1,5 @@
 import Foundation
+import Lint
 
 /// The coverage report as one self-contained HTML page: a heat-map of products × locales that
 /// reads at a glance, each cell explaining itself on hover (its `title`) and on click (a link
@@ -149,21 +150,7 @@ public enum CoverageHTMLRenderer {
     }
 
     /// Text safe in element content and in double-quoted attributes.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "\n": result += "&#10;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     static let style = """
         :root { color-scheme: light; --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; }

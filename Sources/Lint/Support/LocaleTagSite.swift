@@ -8,6 +8,9 @@ struct LocaleTagSite {
     /// Entries of `extraLocales` need only be valid BCP 47: they exist to admit codes App Store
     /// Connect adds after msgc's list was written.
     var isExtraLocale: Bool
+    /// An XLIFF file's pseudo locale (`en-XA`, `ar-XB`, `en-x-pseudo`) need only be valid BCP 47
+    /// too: it is never an App Store code, and the build never ships it.
+    var isPseudoLocale = false
 }
 
 extension LintContext {
@@ -19,14 +22,14 @@ extension LintContext {
             sites += (product.locales ?? []).map { LocaleTagSite(tag: $0, isExtraLocale: false) }
         }
         sites += catalog.translationFiles.compactMap { file in
-            file.targetLanguage.map { LocaleTagSite(tag: $0, isExtraLocale: false) }
+            file.targetLanguage.map { LocaleTagSite(tag: $0, isExtraLocale: false, isPseudoLocale: PseudoLocale.isPseudo($0.value)) }
         }
         return sites
     }
 
     /// What LanguageTags finds wrong with a site's tag, most fundamental first.
     func localeFindings(_ site: LocaleTagSite) -> [LanguageTagFinding] {
-        site.isExtraLocale
+        site.isExtraLocale || site.isPseudoLocale
             ? LanguageTagChecker.checkValidity(site.tag.value)
             : LanguageTagChecker.check(site.tag.value, extraLocales: config.extraLocales.map(\.value))
     }

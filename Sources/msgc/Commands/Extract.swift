@@ -35,13 +35,7 @@ extension Msgc {
         func run() throws {
             try options.requireContentTree()
             let (catalog, diagnostics) = ContentTree(root: options.contentURL).load()
-            let sourceLocale = catalog.config?.sourceLocale.value
-            let blocking = diagnostics.filter { ReleasePlan.blocksBuild($0, sourceLocale: sourceLocale) }
-            if !blocking.isEmpty {
-                Output.write(options.render(blocking, sources: catalog.sourceFiles, to: .standardError), to: .standardError)
-                Output.write("msgc: fix the message sources first; nothing was extracted\n", to: .standardError)
-                throw ExitStatus.diagnostics.exitCode
-            }
+            try options.refuseBlockingErrors(catalog, diagnostics, nothing: "nothing was extracted")
             let document: String
             do {
                 document = try XLIFFExport.document(

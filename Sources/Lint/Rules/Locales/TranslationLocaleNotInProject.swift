@@ -3,7 +3,8 @@ import Model
 
 /// Finds XLIFF files whose target language is not one of the project's locales.
 ///
-/// Such a file is never used: the Localizer binds translations only for the project's locales.
+/// Such a file is never used: the Localizer binds translations only for the project's locales
+/// (and for pseudo locales, which are for lint and preview and never ship).
 /// A tag with its own problems (malformed, wrong case, …) is left to the rules above, whose fix
 /// usually makes it one of the project's locales.
 struct TranslationLocaleNotInProject: LintRule {
@@ -20,7 +21,7 @@ struct TranslationLocaleNotInProject: LintRule {
         let projectLocales = Set(context.config.locales.map(\.value))
         return context.catalog.translationFiles.compactMap { (file: TranslationFile) -> Diagnostic? in
             guard file.isReadable, let tag = file.targetLanguage, !projectLocales.contains(tag.value),
-                  tag.value != context.config.sourceLocale.value,
+                  tag.value != context.config.sourceLocale.value, !PseudoLocale.isPseudo(tag.value),
                   LanguageTagChecker.check(tag.value, extraLocales: context.config.extraLocales.map(\.value)).isEmpty
             else { return nil }
             return diagnose(

@@ -7,8 +7,6 @@ import Model
 /// next to a Latin run correctly). In a left-to-right locale they do nothing useful and are
 /// usually debris from copying text out of an RTL document.
 struct BidiMarkOutsideRTL: LintRule {
-    static let rtlLanguages: Set<String> = ["ar", "arc", "ckb", "dv", "fa", "he", "iw", "ps", "sd", "syr", "ug", "ur", "yi"]
-
     static let info = RuleInfo(
         code: "TXT006", name: "bidi-mark-outside-rtl", severity: .warning,
         summary: "A directional mark (U+200E, U+200F, U+061C) appears in text of a left-to-right locale.",
@@ -18,10 +16,7 @@ struct BidiMarkOutsideRTL: LintRule {
             .invalid("header: Stay with Premium⟦\u{200F}⟧"),
         ])
 
-    static func isRightToLeft(_ locale: String) -> Bool {
-        let language = locale.split(separator: "-").first.map { $0.lowercased() } ?? ""
-        return rtlLanguages.contains(language)
-    }
+    static func isRightToLeft(_ locale: String) -> Bool { LocaleDirection.isRightToLeft(locale) }
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []

@@ -1,0 +1,209 @@
+import Foundation
+import Model
+import Parser
+
+/// What applying a new bundle changes compared with an earlier one (`msgc diff`), so that a
+/// reviewer knows what will be uploaded, what Apple will have to review again, and where each
+/// product's default message will point.
+///
+/// - Messages are matched by product, locale and key; images by their content-tree path and
+///   size; default configurations by product and locale.
+/// - A message or image whose identifier differs is **changed**: identifiers derive from the
+///   content, so new content means a new upload, which Apple reviews before it can be shown
+///   (production; sandbox approves by itself). One whose identifier the old bundle already held
+///   somewhere (an image moved to another path) needs no review.
+/// - A default configuration pointing at another message identifier is **re-pointed**, whether
+///   it now names another key or the same key with changed content. It needs no review of its
+///   own, but its message must be approved first.
+/// - Bundles of different apps or environments are refused: their identifiers can never match.
+public struct BundleDiff: Sendable {
+    public enum Change: String, Sendable, CaseIterable {
+        case new
+        case gone
+        case changed
+        case repointed = "re-pointed"
+        case unchanged
+    }
+
+    /// One bundle, as the diff names it.
+    public struct Side: Sendable {
+        public var path: String
+        public var bundleId: String
+        public var environment: String
+        public var release: String?
+        public var digest: String
+    }
+
+    public struct MessageChange: Sendable {
+        public var product: String
+        public var locale: String
+        public var key: String
+        public var change: Change
+        public var oldIdentifier: String?
+        public var newIdentifier: String?
+        /// For a changed message: which parts differ (`header`, `body`, `image`, `bullet 2 text`, …).
+        public var changedFields: [String]
+        /// Whether the new upload is content Apple has not seen in the old bundle.
+        public var needsReview: Bool
+    }
+
+    public struct ImageChange: Sendable {
+        /// The image's path in the content tree.
+        public var source: String
+        public var imageSize: String
+        public var change: Change
+        public var oldIdentifier: String?
+        public var newIdentifier: String?
+        public var needsReview: Bool
+    }
+
+    public struct DefaultChange: Sendable {
+        public var product: String
+        public var locale: String
+        public var change: Change
+        public var oldKey: String?
+        public var newKey: String?
+        public var oldMessage: String?
+        public var newMessage: String?
+        /// The new bundle defers this configuration until Apple approves what it points at.
+        public var isDeferred: Bool
+    }
+
+    public var old: Side
+    public var new: Side
+    /// Every message, image and default configuration of either bundle, unchanged ones included,
+    /// sorted by product, locale and key (images by path and size).
+    public var messages: [MessageChange]
+    public var images: [ImageChange]
+    public var defaults: [DefaultChange]
+
+    /// Whether the bundles differ at all.
+    public var hasChanges: Bool {
+        messages.contains { $0.change != .unchanged } || images.contains { $0.change != .unchanged }
+            || defaults.contains { $0.change != .unchanged }
+    }
+
+    /// The identifiers Apple must review before they can be shown, sorted.
+    public var identifiersToReview: [String] {
+        let ids = messages.filter(\.needsReview).compactMap(\.newIdentifier) + images.filter(\.needsReview).compactMap(\.newIdentifier)
+        return Array(Set(ids)).sorted()
+    }
+
+    // MARK: - Reading and comparing
+
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Reads both bundles, checks each against its own digest, and compares them.
+    public static func compare(old oldURL: URL, oldPath: String, new newURL: URL, newPath: String) throws(Failure) -> BundleDiff {
+        let old = try load(oldURL, path: oldPath)
+        let new = try load(newURL, path: newPath)
+        guard old.manifest.bundleId == new.manifest.bundleId else {
+            throw Failure("the bundles are for different apps ('\(old.manifest.bundleId)' and '\(new.manifest.bundleId)'); compare bundles of one app")
+        }
+        guard old.manifest.environment == new.manifest.environment else {
+            throw Failure("the bundles are for different environments (\(old.manifest.environment) and \(new.manifest.environment)); identifiers include the environment, so compare bundles of one environment")
+        }
+        return compare(old: old, oldPath: oldPath, new: new, newPath: newPath)
+    }
+
+    /// Reads a bundle and checks that its files are the ones its manifest describes.
+    static func load(_ url: URL, path: String) throws(Failure) -> BundleContents {
+        let contents: BundleContents
+        do {
+            contents = try BundleReader.read(url, displayPath: path)
+        } catch {
+            throw Failure(error.description)
+        }
+        var hashes: [String: String] = [:]
+        for file in contents.files {
+            guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(file).path) else {
+                throw Failure("'\(path)/\(file)' cannot be read")
+            }
+            hashes[file] = Digest.sha256Hex(data)
+        }
+        for entry in contents.manifest.entries where hashes[entry.file] != entry.sha256 {
+            throw Failure("'\(path)' is damaged: '\(entry.file)' does not have the SHA-256 its manifest records")
+        }
+        guard BundleBuilder.digest(ofSHA256: hashes) == contents.manifest.digest else {
+            throw Failure("'\(path)' is damaged: its files do not match the manifest's digest (a file was added, removed or changed after msgc wrote it)")
+        }
+        return contents
+    }
+
+    static func compare(old: BundleContents, oldPath: String, new: BundleContents, newPath: String) -> BundleDiff {
+        let oldIdentifiers = Set(old.manifest.entries.compactMap(\.identifier))
+        /// New content Apple has not seen in the old bundle under any name.
+        func needsReview(_ change: Change, _ identifier: String?) -> Bool {
+            (change == .new || change == .changed) && !oldIdentifiers.contains(identifier ?? "")
+        }
+
+        let messages = pairs(old, new, .uploadMessage) { [$0.product ?? "", $0.locale ?? "", $0.key ?? ""] }.map { key, before, after in
+            let change = classify(before?.identifier, after?.identifier, different: .changed)
+            var fields: [String] = []
+            if change == .changed, let before, let after, let oldBody = old.messageBodies[before.file], let newBody = new.messageBodies[after.file] {
+                fields = changedFields(oldBody, newBody)
+            }
+            return MessageChange(
+                product: key[0], locale: key[1], key: key[2], change: change, oldIdentifier: before?.identifier,
+                newIdentifier: after?.identifier, changedFields: fields, needsReview: needsReview(change, after?.identifier))
+        }
+        let images = pairs(old, new, .uploadImage) { [$0.source ?? "", $0.imageSize ?? ""] }.map { key, before, after in
+            let change = classify(before?.identifier, after?.identifier, different: .changed)
+            return ImageChange(
+                source: key[0], imageSize: key[1], change: change, oldIdentifier: before?.identifier, newIdentifier: after?.identifier,
+                needsReview: needsReview(change, after?.identifier))
+        }
+        let defaults = pairs(old, new, .configureDefault) { [$0.product ?? "", $0.locale ?? ""] }.map { key, before, after in
+            let oldMessage = before.map { old.defaultTargets[$0.file] ?? "" }
+            let newMessage = after.map { new.defaultTargets[$0.file] ?? "" }
+            return DefaultChange(
+                product: key[0], locale: key[1], change: classify(oldMessage, newMessage, different: .repointed), oldKey: before?.key,
+                newKey: after?.key, oldMessage: oldMessage, newMessage: newMessage, isDeferred: after?.section == .deferred)
+        }
+
+        func side(_ bundle: BundleContents, _ path: String) -> Side {
+            Side(path: path, bundleId: bundle.manifest.bundleId, environment: bundle.manifest.environment,
+                 release: bundle.manifest.release, digest: bundle.manifest.digest)
+        }
+        return BundleDiff(old: side(old, oldPath), new: side(new, newPath), messages: messages, images: images, defaults: defaults)
+    }
+
+    /// The entries of one operation in both bundles, matched by `key` and sorted by it.
+    static func pairs(
+        _ old: BundleContents, _ new: BundleContents, _ operation: BundleEntry.Operation, key: (BundleEntry) -> [String]
+    ) -> [(key: [String], old: BundleEntry?, new: BundleEntry?)] {
+        func index(_ bundle: BundleContents) -> [[String]: BundleEntry] {
+            var result: [[String]: BundleEntry] = [:]
+            for entry in bundle.manifest.entries where entry.operation == operation { result[key(entry)] = entry }
+            return result
+        }
+        let before = index(old)
+        let after = index(new)
+        return Set(before.keys).union(after.keys).sorted { $0.lexicographicallyPrecedes($1) }.map { ($0, before[$0], after[$0]) }
+    }
+
+    /// New, gone, unchanged, or `different` when both have it with other values.
+    static func classify(_ old: String?, _ new: String?, different: Change) -> Change {
+        old == nil ? .new : new == nil ? .gone : old == new ? .unchanged : different
+    }
+
+    /// The parts of a message that differ, in the order the sheet shows them.
+    static func changedFields(_ old: UploadedMessageBody, _ new: UploadedMessageBody) -> [String] {
+        var fields: [String] = []
+        if old.header != new.header { fields.append("header") }
+        if old.body != new.body { fields.append("body") }
+        if old.headerPosition != new.headerPosition { fields.append("header position") }
+        if old.image?.identifier != new.image?.identifier { fields.append("image") }
+        if old.image?.altText != new.image?.altText { fields.append("image alt text") }
+        if old.bullets.count != new.bullets.count { fields.append("bullet count") }
+        for (index, (before, after)) in zip(old.bullets, new.bullets).enumerated() {
+            if before.text != after.text { fields.append("bullet \(index + 1) text") }
+            if before.imageIdentifier != after.imageIdentifier { fields.append("bullet \(index + 1) image") }
+            if before.altText != after.altText { fields.append("bullet \(index + 1) alt text") }
+        }
+        return fields
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Emitter
+import Foundation
+
+extension Msgc {
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show what a new bundle changes compared with an earlier one, and what Apple must review again.",
+            discussion: """
+                Compares two bundles written by `msgc build` for the same app and environment. Per \
+                product and locale: messages new, gone or changed (changed content is a new upload \
+                that Apple reviews again), default configurations new, gone or re-pointed (now \
+                pointing at another message); then images, and the counts, unchanged included.
+
+                Exit status: 0 (with --exit-code: 0 only when the bundles hold the same uploads and \
+                default configurations, else 1); 2 when a folder is not an msgc bundle, its manifest \
+                is corrupt, its files do not match their digest, or the bundles are for different \
+                apps or environments.
+                """)
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case text, json
+        }
+
+        @Argument(help: ArgumentHelp("The earlier bundle.", valueName: "old-bundle"))
+        var oldBundle: String
+
+        @Argument(help: ArgumentHelp("The new bundle.", valueName: "new-bundle"))
+        var newBundle: String
+
+        @Option(name: .long, help: "Output format: text or json.")
+        var format: Format = .text
+
+        @Flag(name: .long, help: "Exit 1 when the bundles differ, as `git diff --exit-code` does.")
+        var exitCode = false
+
+        func run() throws {
+            let diff: BundleDiff
+            do {
+                diff = try BundleDiff.compare(
+                    old: URL(fileURLWithPath: oldBundle), oldPath: oldBundle, new: URL(fileURLWithPath: newBundle), newPath: newBundle)
+            } catch {
+                Output.write("msgc: \(error)\n", to: .standardError)
+                throw ExitStatus.failure.exitCode
+            }
+            switch format {
+            case .text: Output.write(BundleDiffTextRenderer.render(diff), to: .standardOutput)
+            case .json: Output.write(BundleDiffJSONRenderer.render(diff), to: .standardOutput)
+            }
+            if exitCode && diff.hasChanges { throw ExitStatus.diagnostics.exitCode }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Emitter
+import Foundation
+import Lint
+import Model
+import Preview
+
+extension Msgc {
+    struct PreviewCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "preview",
+            abstract: "Draw every message in every locale as Apple's cancellation sheet shows it, as HTML pages.",
+            discussion: """
+                Writes index.html and one page per locale (LOCALE.html) into --out (default \
+                build/preview): each message's sheet (header above the body or above the image, the \
+                image, the bullet points with their icons; mirrored for right-to-left locales), every \
+                string's length against Apple's limit, and the lint findings about it. Pseudo locales \
+                (`msgc pseudo`) get pages too. The pages are self-contained: open them from disk, \
+                attach them to a review, keep them as a CI artifact.
+
+                Exit status: 0 when the pages were written, whatever the findings (`msgc lint` is the \
+                gate); 1 when msgc.yaml is unusable; 2 when a file cannot be read or a page written.
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("Write only this locale's page.", valueName: "locale"))
+        var locale: String?
+
+        @Option(name: .long, help: ArgumentHelp("The folder to write the pages into (default: build/preview).", valueName: "dir"))
+        var out: String = "build/preview"
+
+        @OptionGroup var options: CommonOptions
+
+        func run() throws {
+            try options.requireContentTree()
+            let compilation = Compilation.compile(root: options.contentURL)
+            if compilation.hasIOFailure || compilation.catalog.config == nil {
+                let shown = compilation.diagnostics.filter { $0.severity == .error }
+                Output.write(options.render(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError), to: .standardError)
+                Output.write("msgc: nothing to preview; nothing was written\n", to: .standardError)
+                throw (compilation.hasIOFailure ? ExitStatus.failure : ExitStatus.diagnostics).exitCode
+            }
+            let available = PreviewGallery.locales(compilation)
+            if let locale, !available.contains(locale) {
+                throw ValidationError("'\(locale)' is not a locale of this project; choose one of \(available.joined(separator: ", "))")
+            }
+            let (pages, summary) = PreviewGallery.pages(compilation, only: locale)
+            let folder = URL(fileURLWithPath: out)
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                for page in pages { try FileOutput.write(Array(page.html.utf8), to: folder.appendingPathComponent(page.name)) }
+            } catch {
+                Output.write("msgc: cannot write the preview: \(error)\n", to: .standardError)
+                throw ExitStatus.failure.exitCode
+            }
+            if !options.quiet {
+                var text = "wrote \(out)/\(pages.count == 1 ? pages[0].name : "index.html and \(pages.count - 1) locale pages"): "
+                text += "\(summary.sheetCount) sheet\(summary.sheetCount == 1 ? "" : "s")"
+                if summary.unavailableCount > 0 { text += ", \(summary.unavailableCount) message\(summary.unavailableCount == 1 ? "" : "s") without a usable translation" }
+                text += ", \(summary.sheetsWithFindings) with findings\n"
+                Output.write(text, to: .standardOutput)
+            }
+        }
+    }
+}
