@@ -6,4 +6,9 @@
 /// system or kernel cannot exchange).
 int msgc_exchange_paths(const char *first, const char *second);
 
+/// Writes everything cached for the file system that holds the folder `path` to its device
+/// (syncfs), and reports a write-back error that happened since (Linux 5.8+).
+/// Returns 0 on success, -1 with errno set otherwise.
+int msgc_sync_file_system(const char *path);
+
 #endif
