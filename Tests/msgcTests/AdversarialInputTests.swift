@@ -104,6 +104,8 @@ import Testing
                     sourceLocation: sourceLocation)
             let output = result.stdout + result.stderr
             #expect(!output.contains(scenario.secret), "the secret leaked into the output", sourceLocation: sourceLocation)
+            // One diagnostic reads as a few lines, however long the hostile file's lines are.
+            #expect(output.utf8.count < 2_048, "\(output.utf8.count) bytes of output", sourceLocation: sourceLocation)
             guard format == "json" else { continue }
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
             let diagnostics = object?["diagnostics"] as? [[String: Any]] ?? []
