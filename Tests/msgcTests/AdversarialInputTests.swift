@@ -218,18 +218,14 @@ import Testing
             code: "IMG001", path: "messages/a.yaml", line: 8, messageContains: "leads outside the content tree"))
     }
 
-    @Test func symbolicLinkToAFileOutsideTheTree() throws {
-        let scenario = try Scenario(image: "images/hero.png")
+    @Test("a symbolic link out of the tree, to a file or to a folder", arguments: [
+        (image: "images/hero.png", link: "images/hero.png", toFolder: false),
+        (image: "images/outside/secret.txt", link: "images/outside", toFolder: true),
+    ])
+    func symbolicLinkOutOfTheTree(image: String, link: String, toFolder: Bool) throws {
+        let scenario = try Scenario(image: image)
         defer { scenario.remove() }
-        try scenario.link("images/hero.png", to: scenario.secretURL)
-        try expectOneDiagnostic(scenario, Expected(
-            code: "IMG001", path: "messages/a.yaml", line: 8, messageContains: "leads outside the content tree"))
-    }
-
-    @Test func symbolicLinkToAFolderOutsideTheTree() throws {
-        let scenario = try Scenario(image: "images/outside/secret.txt")
-        defer { scenario.remove() }
-        try scenario.link("images/outside", to: scenario.scratch)
+        try scenario.link(link, to: toFolder ? scenario.scratch : scenario.secretURL)
         try expectOneDiagnostic(scenario, Expected(
             code: "IMG001", path: "messages/a.yaml", line: 8, messageContains: "leads outside the content tree"))
     }
