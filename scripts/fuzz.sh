@@ -3,6 +3,11 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
 #   scripts/fuzz.sh build TARGET        only build .build-fuzzer/fuzz-TARGET
+#   scripts/fuzz.sh replay              build all four and run each once, under AddressSanitizer
+#                                       and LeakSanitizer, on the seed corpus, the adversarial
+#                                       files (Tests/msgcTests/Adversarial, plus 100,000-deep
+#                                       nesting and 50 MB of garbage made here) and every
+#                                       reproducer in Fuzz/Regressions/TARGET/; CI runs this
 #
 # TARGET is one of: xliff (the XLIFF importer), yaml (message sources and msgc.yaml),
 # bcp47 (the language tag parser and checker), png (the PNG reader).
@@ -25,7 +30,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-usage() { echo "usage: scripts/fuzz.sh xliff|yaml|bcp47|png SECONDS [libFuzzer options…] | scripts/fuzz.sh build TARGET" >&2; exit 2; }
+usage() {
+    echo "usage: scripts/fuzz.sh xliff|yaml|bcp47|png SECONDS [libFuzzer options…] | build TARGET | replay" >&2
+    exit 2
+}
 
 harness_for() {
     case "$1" in
@@ -81,6 +89,46 @@ seed() {
     esac
 }
 
+# Runs every harness once on every file it should survive; exits non-zero on the first finding.
+replay() {
+    local work=.build-fuzz-runs/replay target binary
+    rm -rf "$work"
+    mkdir -p "$work/generated"
+    python3 - "$work/generated" <<'PYTHON'
+import os, random, sys
+out = sys.argv[1]
+def write(name, data):
+    with open(os.path.join(out, name), 'wb') as f:
+        f.write(data)
+write('deep.xliff', b'<?xml version="1.0"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">'
+      + b'<g>' * 100000 + b'</g>' * 100000 + b'</xliff>\n')
+write('deep-flow.yaml', b'messages: ' + b'[' * 100000 + b']' * 100000 + b'\n')
+write('deep-block.yaml', b'messages:\n' + b''.join(b' ' * (i % 200) + b'- ' for i in range(100000)) + b'x\n')
+write('garbage.bin', random.Random(7).randbytes(50_000_000))
+PYTHON
+    for target in xliff yaml bcp47 png; do
+        binary=$(build "$target")
+        rm -rf "$work/$target"
+        seed "$target" "$work/$target"
+        case "$target" in
+            xliff) cp Tests/msgcTests/Adversarial/*.xliff "$work/generated/deep.xliff" "$work/$target/" ;;
+            yaml) cp Tests/msgcTests/Adversarial/*.yaml "$work/generated/"deep-*.yaml "$work/$target/" ;;
+            png) cp Tests/msgcTests/Adversarial/*.png "$work/$target/" ;;
+        esac
+        cp "$work/generated/garbage.bin" "$work/$target/"
+        if [ -d "Fuzz/Regressions/$target" ]; then cp "Fuzz/Regressions/$target/"* "$work/$target/"; fi
+        echo "replay $target: $(find "$work/$target" -type f | wc -l) files" >&2
+        ASAN_OPTIONS=detect_leaks=1 "$binary" -timeout=60 -rss_limit_mb=2048 "$work/$target/"* >"$work/$target.log" 2>&1 || {
+            tail -n 40 "$work/$target.log" >&2
+            echo "replay $target: FAILED (log: $work/$target.log)" >&2
+            return 1
+        }
+    done
+    echo "replay: every file ran clean under AddressSanitizer and LeakSanitizer" >&2
+}
+
+[ $# -ge 1 ] || usage
+if [ "$1" = replay ]; then replay; exit 0; fi
 [ $# -ge 2 ] || usage
 if [ "$1" = build ]; then build "$2" >/dev/null; exit 0; fi
 target=$1 seconds=$2
