@@ -63,7 +63,8 @@ build() {
         find "$build_dir" Sources/CLibXML2 "$scratch/checkouts/Yams/Sources/CYaml" -name module.modulemap 2>/dev/null)
     local xml_flags=()
     for flag in $(pkg-config --cflags libxml-2.0); do xml_flags+=(-Xcc "$flag"); done
-    swiftc -O -parse-as-library -sanitize=fuzzer,address \
+    # lld, from the toolchain: gold warns about every ASan helper symbol it cannot export.
+    swiftc -O -parse-as-library -sanitize=fuzzer,address -use-ld=lld \
         -I "$build_dir/Modules" -I "$scratch/checkouts/Yams/Sources/CYaml/include" "${modulemaps[@]}" "${xml_flags[@]}" \
         "Fuzz/$harness.swift" "${objects[@]}" -lxml2 \
         -o "$scratch/fuzz-$target" >&2
