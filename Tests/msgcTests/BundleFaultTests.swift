@@ -82,28 +82,44 @@ import Glibc
         #expect(try temporaries(in: parent) == [])
     }
 
+    /// Gives everyone read access (and search access to folders) below `url`, so that a
+    /// process running as nobody can read what this test made, whatever the umask.
+    func makeReadableByAll(_ url: URL) throws {
+        chmod(url.path, 0o755)
+        let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isDirectoryKey])
+        while let child = enumerator?.nextObject() as? URL {
+            let isDirectory = try child.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true
+            chmod(child.path, isDirectory ? 0o755 : 0o644)
+        }
+    }
+
     @Test func anUnwritableDestinationIsAnIOFailureAndKeepsThePreviousBundle() throws {
         let scratch = try MsgcRunner.temporaryFolder()
+        let parent = scratch.appendingPathComponent("out")
         defer {
-            chmod(scratch.appendingPathComponent("out").path, 0o755)
+            chmod(parent.path, 0o755)
             try? FileManager.default.removeItem(at: scratch)
         }
-        let parent = scratch.appendingPathComponent("out")
+        // Everything the run needs sits in the scratch folder, readable by all: as root, msgc
+        // runs as nobody (root ignores permissions), who may not reach the package's folder.
+        let content = scratch.appendingPathComponent("content")
+        let executable = scratch.appendingPathComponent("msgc")
+        try FileManager.default.copyItem(atPath: example, toPath: content.path)
+        try FileManager.default.copyItem(at: MsgcRunner.executable, to: executable)
         let destination = parent.appendingPathComponent("bundle")
         #expect(try build("sandbox", into: destination).status == 0)
         let previous = try snapshot(destination)
-        chmod(scratch.path, 0o755)
+        try makeReadableByAll(scratch)
+        chmod(executable.path, 0o755)
         #expect(chmod(parent.path, 0o555) == 0)
-        // Root ignores permissions, so as root msgc runs as nobody (setpriv, from util-linux).
         var prelude: String?
         if geteuid() == 0 {
             try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "running as root needs setpriv")
             prelude = "exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \"$@\""
         }
         let result = try MeasuredProcess.run(
-            MsgcRunner.executable,
-            ["build", "--content", example, "--environment", "production", "--out", destination.path],
-            in: MsgcRunner.packageRoot, prelude: prelude)
+            executable, ["build", "--content", "content", "--environment", "production", "--out", "out/bundle"],
+            in: scratch, prelude: prelude)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("msgc: cannot write the bundle:"), "\(result.stderr)")
         #expect(result.stderr.contains("Permission denied"), "\(result.stderr)")
