@@ -128,10 +128,13 @@ PYTHON
     echo "replay: every file ran clean under AddressSanitizer and LeakSanitizer" >&2
 }
 
+# The whole script is read before any of it runs (bash reads a script as it executes it, so a
+# run that lasts half an hour would otherwise pick up an edit made to this file meanwhile).
+main() {
 [ $# -ge 1 ] || usage
-if [ "$1" = replay ]; then replay; exit 0; fi
+if [ "$1" = replay ]; then replay; return 0; fi
 [ $# -ge 2 ] || usage
-if [ "$1" = build ]; then build "$2" >/dev/null; exit 0; fi
+if [ "$1" = build ]; then build "$2" >/dev/null; return 0; fi
 target=$1 seconds=$2
 shift 2
 harness_for "$target" >/dev/null
@@ -169,4 +172,8 @@ coverage=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[^ ]+' "$run/fuzz.log" 
 echo "$(date -u +%FT%TZ) cpu_seconds=$cpu exit_status=$status executions=${executions:-?} ${coverage:-}" >> "$run/runs.txt"
 tail -n 20 "$run/fuzz.log"
 echo "$target: $cpu s CPU, exit status $status; log $run/fuzz.log, artifacts $run/artifacts/"
-exit "$status"
+return "$status"
+}
+
+main "$@"
+exit $?
