@@ -76,12 +76,18 @@ public struct ContentTree: Sendable {
         }
 
         let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"])
-        diagnostics += imageWalkDiagnostics
         var images: [String: ImageAsset] = [:]
         var referenced = Set<String>()
         for message in messages {
             if let file = message.image?.file { referenced.insert(file.value) }
             for bullet in message.bullets { if let image = bullet.image { referenced.insert(image.value) } }
+        }
+        // A link out of the tree that a message refers to is reported once, where the message
+        // refers to it (the image is outside the content tree); the walk's report would repeat it.
+        let referencedPaths = referenced.compactMap(Self.normalize)
+        diagnostics += imageWalkDiagnostics.filter { diagnostic in
+            let path = diagnostic.location.path
+            return !referencedPaths.contains { $0 == path || $0.hasPrefix(path + "/") }
         }
         for path in referenced.union(imagePaths).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             images[path] = image(at: path)

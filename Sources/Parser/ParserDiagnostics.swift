@@ -65,8 +65,8 @@ public enum ParserDiagnostics {
 
     public static let inputTooLarge = RuleInfo(
         code: "PRS009", name: "input-too-large", severity: .error,
-        summary: "A file is larger, or nests deeper, than msgc reads.",
-        rationale: "Message sources are small. A huge or absurdly nested file is a mistake or an attack, and reading it could exhaust memory or the stack.")
+        summary: "A file is larger, nests deeper, or expands through YAML aliases further, than msgc reads.",
+        rationale: "Message sources are small. A huge or absurdly nested file, or one whose aliases stand for more than 100,000 nodes (an alias bomb: a few hundred bytes that expand to a billion nodes), is a mistake or an attack, and reading it could exhaust memory, the stack or hours of CPU.")
 
     public static let invalidKey = RuleInfo(
         code: "PRS010", name: "invalid-message-key", severity: .error,

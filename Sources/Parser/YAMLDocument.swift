@@ -33,6 +33,14 @@ struct YAMLDocument {
             return (nil, [ParserDiagnostics.inputTooLarge.diagnose(
                 "YAML nests deeper than \(maxNestingDepth) levels", at: location)])
         }
+        if let overrun = YAMLAliasBudget.firstOverrun(in: text) {
+            let location = SourceLocation(path: path, line: overrun.line, column: overrun.column)
+            return (nil, [ParserDiagnostics.inputTooLarge.diagnose(
+                "YAML aliases expand to more than \(YAMLAliasBudget.maxAliasedNodes) nodes; "
+                    + "'*\(overrun.aliasName)' goes over the limit",
+                at: location.spanning(scalars: overrun.aliasName.unicodeScalars.count + 1),
+                fixIts: [FixIt("write the values out, or use fewer aliases")])])
+        }
         do {
             let root = try Yams.compose(yaml: text)
             return (YAMLDocument(path: path, source: source, root: root), [])

@@ -24,6 +24,9 @@ struct Msgc: ParsableCommand {
     )
 
     static func main() {
+        // A file-size limit (`ulimit -f`) must be an I/O failure like a full disk, exit status 2
+        // with the previous bundle intact, not a kill by SIGXFSZ midway through writing.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()

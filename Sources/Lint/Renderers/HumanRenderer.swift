@@ -42,22 +42,36 @@ public enum HumanRenderer {
         return text
     }
 
+    /// The most characters of a source line a snippet shows. A longer line (a minified XLIFF
+    /// file, a hostile one nested 100,000 deep) is cut to this many around the column, with
+    /// `…` where it was cut.
+    static let maxSnippetScalars = 160
+
     private static func snippet(for location: SourceLocation, options: RenderOptions, style: Style) -> String {
         guard let lineNumber = location.line, let source = options.sources[location.path],
               let rawLine = source.line(lineNumber) else { return "" }
-        let line = TerminalText.placeholders(rawLine)
+        let fullLine = Array(TerminalText.placeholders(rawLine).unicodeScalars)
+        var lower = 0
+        var upper = fullLine.count
+        if fullLine.count > maxSnippetScalars {
+            let anchor = min(max((location.column ?? 1) - 1, 0), fullLine.count)
+            lower = max(0, min(anchor - maxSnippetScalars / 4, fullLine.count - maxSnippetScalars))
+            upper = lower + maxSnippetScalars
+        }
+        let scalars = Array(fullLine[lower..<upper])
+        let lead = lower > 0 ? "…" : ""
+        let line = lead + String(String.UnicodeScalarView(scalars)) + (upper < fullLine.count ? "…" : "")
         let gutter = String(lineNumber)
         let pad = String(repeating: " ", count: gutter.count)
         var output = " \(pad) \(style.blue("|"))\n"
         output += " \(style.blue(gutter)) \(style.blue("|")) \(line)\n"
         if let column = location.column {
-            let scalars = Array(line.unicodeScalars)
-            let start = min(max(column - 1, 0), scalars.count)
+            let start = min(max(column - 1 - lower, 0), scalars.count)
             var end = start + 1
             if location.endLine == lineNumber, let endColumn = location.endColumn {
-                end = min(max(endColumn - 1, start + 1), max(scalars.count, start + 1))
+                end = min(max(endColumn - 1 - lower, start + 1), max(scalars.count, start + 1))
             }
-            let prefixWidth = TerminalWidth.of(scalars[0..<start])
+            let prefixWidth = lead.count + TerminalWidth.of(scalars[0..<start])
             let markedWidth = max(1, TerminalWidth.of(scalars[start..<min(end, scalars.count)]))
             let marker = "^" + String(repeating: "~", count: markedWidth - 1)
             output += " \(pad) \(style.blue("|")) " + String(repeating: " ", count: prefixWidth) + style.green(marker) + "\n"

@@ -36,7 +36,7 @@ struct XLIFFInputText {
         let prefix = Array(bytes.prefix(4)) + [UInt8](repeating: 0xAA, count: max(0, 4 - bytes.count))
         switch (prefix[0], prefix[1], prefix[2], prefix[3]) {
         case (0x00, 0x00, 0xFE, 0xFF), (0xFF, 0xFE, 0x00, 0x00), (0x00, 0x00, 0x00, 0x3C), (0x3C, 0x00, 0x00, 0x00):
-            return .failure(Failure(message: "file is UTF-32 encoded; msgc reads XLIFF in UTF-8 or UTF-16"))
+            return .failure(Failure(message: "file is UTF-32 encoded; msgc reads XLIFF in UTF-8 or UTF-16", line: 1, column: 1))
         case (0xEF, 0xBB, 0xBF, _):
             return decodeUTF8(bytes, start: 3)
         case (0xFF, 0xFE, _, _):
@@ -50,7 +50,8 @@ struct XLIFFInputText {
         case (0x3C, 0x00, _, 0x00), (0x00, 0x3C, 0x00, _):
             return .failure(Failure(
                 message: "file looks like UTF-16 with neither a byte order mark nor an XML declaration; "
-                    + "save it as UTF-8, or as UTF-16 with a byte order mark"))
+                    + "save it as UTF-8, or as UTF-16 with a byte order mark",
+                line: 1, column: 1))
         default:
             return decodeUTF8(bytes, start: 0)
         }

@@ -20,4 +20,37 @@ import Testing
         let output = HumanRenderer.render([diagnostic], options: RenderOptions(sources: ["messages/a.yaml": source]))
         #expect(output.contains(" 1 |     header: \"a\u{FFFD}b\"\n   |               ^\n"))
     }
+
+    @Test func aVeryLongLineIsCutToAWindowAroundTheColumn() {
+        // One line of 300,000 characters, as in a minified or hostile file: the snippet shows
+        // 160 of them around column 200,002, and the marker still points at that column.
+        let text = String(repeating: "<g>", count: 100_000)
+        let source = SourceFile(path: "translations/de-DE.xliff", text: text + "\n")
+        let diagnostic = Diagnostic(
+            code: "XLF005", severity: .error,
+            location: SourceLocation(path: "translations/de-DE.xliff", line: 1, column: 200_002, endLine: 1, endColumn: 200_005),
+            message: "elements nest deeper than 64 levels")
+        let output = HumanRenderer.render([diagnostic], options: RenderOptions(sources: ["translations/de-DE.xliff": source]))
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 5)
+        let shown = lines[2].dropFirst(" 1 | ".count)
+        #expect(shown.unicodeScalars.count == 1 + HumanRenderer.maxSnippetScalars + 1)
+        #expect(shown.hasPrefix("…") && shown.hasSuffix("…"))
+        let marker = lines[3].dropFirst("   | ".count)
+        #expect(marker.drop { $0 == " " } == "^~~")
+        // The marked characters are the column's own: "<g>" starting at 200,002.
+        let markerOffset = marker.prefix { $0 == " " }.count
+        #expect(String(Array(shown)[markerOffset..<(markerOffset + 3)]) == "<g>")
+    }
+
+    @Test func aLongLineNearItsStartIsCutAtTheEndOnly() {
+        let text = "header: " + String(repeating: "x", count: 400)
+        let source = SourceFile(path: "messages/a.yaml", text: text + "\n")
+        let diagnostic = Diagnostic(
+            code: "LEN001", severity: .error, location: SourceLocation(path: "messages/a.yaml", line: 1, column: 9),
+            message: "header is too long")
+        let output = HumanRenderer.render([diagnostic], options: RenderOptions(sources: ["messages/a.yaml": source]))
+        #expect(output.contains(" 1 | header: " + String(repeating: "x", count: HumanRenderer.maxSnippetScalars - 8) + "…\n"))
+        #expect(output.contains("   |         ^\n"))
+    }
 }

@@ -1,0 +1,22 @@
+import Model
+import Parser
+
+/// libFuzzer entry point for the XLIFF importer: any bytes, read as a translation file.
+///
+/// The reader must return (a file and its diagnostics) for every input: no crash, no hang, no
+/// leak, no read of anything but the bytes given. Returning a file that claims to be readable
+/// while also reporting an error would be a logic bug, so that is checked as well.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzXLIFFImporter(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: "translations/fuzz.xliff")
+    if !file.isReadable {
+        precondition(file.units.isEmpty, "an unreadable file returned units")
+        precondition(diagnostics.count == 1, "an unreadable file gave \(diagnostics.count) diagnostics")
+    }
+    for diagnostic in diagnostics {
+        precondition(diagnostic.location.path == "translations/fuzz.xliff", "a diagnostic names another file")
+        precondition(!diagnostic.message.isEmpty, "a diagnostic has no message")
+    }
+    return 0
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Faults while `msgc build` writes a bundle: a kill at any moment, a destination that cannot be
+/// written, a full disk. The destination must hold either the previous bundle or the new one,
+/// byte for byte, never a mix and never a temporary folder; a failure must exit 2.
+@Suite(.serialized) struct BundleFaultTests {
+    let example = MsgcRunner.packageRoot.appendingPathComponent("content").path
+
+    /// Builds the example for `environment` into `destination`, returning the result.
+    func build(_ environment: String, into destination: URL, prelude: String? = nil) throws -> MeasuredProcess.Result {
+        try MeasuredProcess.run(
+            MsgcRunner.executable, ["build", "--content", example, "--environment", environment, "--out", destination.path],
+            in: MsgcRunner.packageRoot, prelude: prelude, hangGuardSeconds: 300)
+    }
+
+    /// Entries of `folder` that are temporary leftovers of msgc (`.NAME.msgc-tmp-PID`, `.NAME.msgc-old-PID`).
+    func temporaries(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".msgc-") }
+    }
+
+    /// Every path under `folder`, files and folders, with the bytes of the files.
+    func snapshot(_ folder: URL) throws -> [String: Data?] {
+        var result: [String: Data?] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = enumerator?.nextObject() as? URL {
+            let relative = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
+            result[relative] = try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true ? try Data(contentsOf: url) : nil
+        }
+        return result
+    }
+
+    @Test func aBuildKilledAtRandomMomentsLeavesTheOldBundleOrTheNewOneNeverAMix() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Sandbox and production bundles share no message or image file name, so any mix shows.
+        var references: [String: [String: Data?]] = [:]
+        var buildSeconds = 0.0
+        for environment in ["sandbox", "production"] {
+            let reference = scratch.appendingPathComponent("reference-\(environment)")
+            let started = Date()
+            #expect(try build(environment, into: reference).status == 0)
+            buildSeconds = max(buildSeconds, Date().timeIntervalSince(started))
+            references[environment] = try snapshot(reference)
+        }
+        #expect(references["sandbox"] != references["production"])
+
+        let parent = scratch.appendingPathComponent("out")
+        let destination = parent.appendingPathComponent("bundle")
+        #expect(try build("sandbox", into: destination).status == 0)
+        var generator = SplitMix64(seed: 0x6B69_6C6C)
+        var outcomes: [String: Int] = [:]
+        for iteration in 0..<40 {
+            let current = try snapshot(destination)
+            let other = current == references["sandbox"] ? "production" : "sandbox"
+            let process = Process()
+            process.executableURL = MsgcRunner.executable
+            process.arguments = ["build", "--content", example, "--environment", other, "--out", destination.path, "--quiet"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Anywhere from before msgc reads anything to a little after it would have finished.
+            let delay = Double(generator.next() % 1_000) / 1_000 * buildSeconds * 1.2
+            usleep(UInt32(delay * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let after = try snapshot(destination)
+            let state = after == references["sandbox"] ? "sandbox" : after == references["production"] ? "production" : "mix"
+            #expect(state != "mix", "iteration \(iteration), killed after \(delay) s: the destination holds neither bundle")
+            outcomes[state == other ? "replaced" : "kept", default: 0] += 1
+            if state == "mix" { break }
+        }
+        // The delays span the whole build, so both outcomes happen (reported, not required: timing varies).
+        print("killed builds: \(outcomes)")
+        // Leftover temporary folders lie beside the destination, never inside it (checked by the
+        // snapshots above), and the next build removes them.
+        #expect(try build("sandbox", into: destination).status == 0)
+        #expect(try snapshot(destination) == references["sandbox"])
+        #expect(try temporaries(in: parent) == [])
+    }
+
+    /// Gives everyone read access (and search access to folders) below `url`, so that a
+    /// process running as nobody can read what this test made, whatever the umask.
+    func makeReadableByAll(_ url: URL) throws {
+        chmod(url.path, 0o755)
+        let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isDirectoryKey])
+        while let child = enumerator?.nextObject() as? URL {
+            let isDirectory = try child.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true
+            chmod(child.path, isDirectory ? 0o755 : 0o644)
+        }
+    }
+
+    @Test func anUnwritableDestinationIsAnIOFailureAndKeepsThePreviousBundle() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        let parent = scratch.appendingPathComponent("out")
+        defer {
+            chmod(parent.path, 0o755)
+            try? FileManager.default.removeItem(at: scratch)
+        }
+        // Everything the run needs sits in the scratch folder, readable by all: as root, msgc
+        // runs as nobody (root ignores permissions), who may not reach the package's folder.
+        let content = scratch.appendingPathComponent("content")
+        let executable = scratch.appendingPathComponent("msgc")
+        try FileManager.default.copyItem(atPath: example, toPath: content.path)
+        try FileManager.default.copyItem(at: MsgcRunner.executable, to: executable)
+        let destination = parent.appendingPathComponent("bundle")
+        #expect(try build("sandbox", into: destination).status == 0)
+        let previous = try snapshot(destination)
+        try makeReadableByAll(scratch)
+        chmod(executable.path, 0o755)
+        #expect(chmod(parent.path, 0o555) == 0)
+        var prelude: String?
+        if geteuid() == 0 {
+            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "running as root needs setpriv")
+            prelude = "exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \"$@\""
+        }
+        let result = try MeasuredProcess.run(
+            executable, ["build", "--content", "content", "--environment", "production", "--out", "out/bundle"],
+            in: scratch, prelude: prelude)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("msgc: cannot write the bundle:"), "\(result.stderr)")
+        #expect(result.stderr.contains("Permission denied"), "\(result.stderr)")
+        #expect(try snapshot(destination) == previous)
+        #expect(try temporaries(in: parent) == [])
+    }
+
+    @Test func aFullDiskIsAnIOFailureAndKeepsThePreviousBundle() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let parent = scratch.appendingPathComponent("out")
+        let destination = parent.appendingPathComponent("bundle")
+        #expect(try build("sandbox", into: destination).status == 0)
+        let previous = try snapshot(destination)
+        // A file-size limit of 4 blocks (2 or 4 KB by the shell's unit) stands in for a full
+        // disk: the bundle's images are larger, so a write fails midway with EFBIG. msgc ignores
+        // SIGXFSZ itself; the prelude does not, so the test also proves that.
+        let result = try build("production", into: destination, prelude: "trap - XFSZ; ulimit -f 4")
+        #expect(result.signal == nil, "msgc was killed by signal \(result.signal ?? 0)")
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("msgc: cannot write the bundle: cannot write '"), "\(result.stderr)")
+        #expect(result.stderr.contains("File too large"), "\(result.stderr)")
+        #expect(try snapshot(destination) == previous)
+        #expect(try temporaries(in: parent) == [])
+    }
+    // A destination that is a file: BuildTests.anOutputThatIsAFileIsAnIOFailure.
+}
