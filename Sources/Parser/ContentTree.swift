@@ -62,17 +62,20 @@ public struct ContentTree: Sendable {
         var translationFiles: [TranslationFile] = []
         let (xliffPaths, xliffWalkDiagnostics) = files(under: "translations", extensions: ["xliff", "xlf"])
         diagnostics += xliffWalkDiagnostics
-        for path in xliffPaths {
+        // XLIFF files are read independently of each other: on every core, in path order.
+        let readings = xliffPaths.concurrentMap { path -> (TranslationFile, [Diagnostic]) in
             switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
             case .success(let bytes):
-                let (file, fileDiagnostics) = XLIFFReader.read(bytes: bytes, path: path)
-                translationFiles.append(file)
-                diagnostics += fileDiagnostics
+                return XLIFFReader.read(bytes: bytes, path: path)
             case .failure(let failure):
-                diagnostics.append(readFailure(failure, path: path))
-                translationFiles.append(TranslationFile(
-                    path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false))
+                let file = TranslationFile(
+                    path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
+                return (file, [readFailure(failure, path: path)])
             }
+        }
+        for (file, fileDiagnostics) in readings {
+            translationFiles.append(file)
+            diagnostics += fileDiagnostics
         }
 
         let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"])
