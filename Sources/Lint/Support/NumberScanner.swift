@@ -32,12 +32,35 @@ enum NumberScanner {
     static let ambiguous: Set<UInt32> = [0x2E, 0x2C]
     static let decimalOnly: Set<UInt32> = [0x066B]
 
+    /// Whether `scalar` can be a decimal digit: false for all of the Basic Multilingual Plane
+    /// but the few 64-scalar chunks above ASCII that hold one (bit `chunk % 64` of word
+    /// `chunk / 64`, made from the standard library's Unicode data). `NumberScannerTests`
+    /// checks it against that data for every scalar of the plane.
+    static func mayBeDigit(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.value < 0x10000 else { return true }
+        let chunk = scalar.value >> 6
+        let word: UInt64
+        switch chunk >> 6 {
+        case 0: word = 0x1AAA_AAA0_8A00_0000
+        case 1: word = 0x0002_64A1_8000_0006
+        case 10: word = 0x0000_8298_0100_0000
+        case 15: word = 0x1000_0000_0000_0000
+        default: word = 0
+        }
+        return word & (1 << UInt64(chunk & 63)) != 0
+    }
+
     static func digitValue(_ scalar: Unicode.Scalar) -> Int? {
+        // Cheap tests first: Unicode's property lookup costs a hundred times more, and nearly
+        // every scalar of real text is ASCII or in a chunk of the plane without digits.
+        if scalar.isASCII { return (0x30...0x39).contains(scalar.value) ? Int(scalar.value - 0x30) : nil }
+        guard mayBeDigit(scalar) else { return nil }
         guard scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue else { return nil }
         return Int(value)
     }
 
     static func numbers(in text: String) -> [NumberToken] {
+        guard !text.scalars(where: { digitValue($0) != nil }).isEmpty else { return [] }
         let scalars = Array(text.unicodeScalars)
         var tokens: [NumberToken] = []
         var index = 0
