@@ -31,12 +31,15 @@ public enum LengthMeasure: String, Codable, Sendable, CaseIterable {
     /// continuation byte), two for a scalar above the BMP (four-byte sequences). The same as
     /// `utf16.count`, without the index breadcrumbs that builds for every native string.
     static func utf16Count(_ text: String) -> Int {
-        var count = 0
-        for byte in text.utf8 {
-            if byte & 0xC0 != 0x80 { count += 1 }
-            if byte >= 0xF0 { count += 1 }
+        var text = text
+        return text.withUTF8 { bytes in
+            var count = 0
+            for byte in bytes {
+                if byte & 0xC0 != 0x80 { count += 1 }
+                if byte >= 0xF0 { count += 1 }
+            }
+            return count
         }
-        return count
     }
 
     /// How a count in this measure reads in a message: "UTF-16 units".

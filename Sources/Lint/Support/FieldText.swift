@@ -1,10 +1,20 @@
 import Model
 
 /// One text a rule looks at: a field of a message in one locale, source or translated.
-struct FieldText: Sendable {
-    var localized: LocalizedMessage
-    var field: MessageField
-    var text: Located<String>
+///
+/// A class, not a struct: a dozen rules walk every one of these, and copying a struct that
+/// holds a whole `LocalizedMessage` retains each of its strings and arrays, which cost more
+/// than the rules' own work (BENCHMARKS.md). It is immutable, so sharing it changes nothing.
+final class FieldText: Sendable {
+    let localized: LocalizedMessage
+    let field: MessageField
+    let text: Located<String>
+
+    init(localized: LocalizedMessage, field: MessageField, text: Located<String>) {
+        self.localized = localized
+        self.field = field
+        self.text = text
+    }
 
     var isSource: Bool { localized.isSource }
     var locale: String { localized.locale }
@@ -17,6 +27,7 @@ struct FieldText: Sendable {
     var displayName: String { isSource ? field.displayName : "\(locale) \(field.displayName)" }
 
     /// The scalars of the text that `isWanted` picks, each with its offset in scalars.
+    @inline(__always)
     func scalars(where isWanted: (Unicode.Scalar) -> Bool) -> [(offset: Int, scalar: Unicode.Scalar)] {
         text.value.scalars(where: isWanted)
     }
@@ -29,6 +40,7 @@ extension String {
     /// fifty instructions a scalar (BENCHMARKS.md): this decodes the UTF-8 in one plain loop
     /// (a Swift string is always valid UTF-8) and allocates nothing when, as usual, there is
     /// nothing to find.
+    @inline(__always)
     func scalars(where isWanted: (Unicode.Scalar) -> Bool) -> [(offset: Int, scalar: Unicode.Scalar)] {
         var found: [(offset: Int, scalar: Unicode.Scalar)] = []
         var text = self

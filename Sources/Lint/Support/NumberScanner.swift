@@ -33,21 +33,23 @@ enum NumberScanner {
     static let decimalOnly: Set<UInt32> = [0x066B]
 
     /// Whether `scalar` can be a decimal digit: false for all of the Basic Multilingual Plane
-    /// but the few 64-scalar chunks above ASCII that hold one (bit `chunk % 64` of word
-    /// `chunk / 64`, made from the standard library's Unicode data). `NumberScannerTests`
-    /// checks it against that data for every scalar of the plane.
+    /// but the 36 sixteen-scalar blocks above ASCII that hold one (`value >> 4`, made from the
+    /// standard library's Unicode data). `NumberScannerTests` checks it against that data for
+    /// every scalar of the plane.
     static func mayBeDigit(_ scalar: Unicode.Scalar) -> Bool {
         guard scalar.value < 0x10000 else { return true }
-        let chunk = scalar.value >> 6
-        let word: UInt64
-        switch chunk >> 6 {
-        case 0: word = 0x1AAA_AAA0_8A00_0000
-        case 1: word = 0x0002_64A1_8000_0006
-        case 10: word = 0x0000_8298_0100_0000
-        case 15: word = 0x1000_0000_0000_0000
-        default: word = 0
+        let block = scalar.value >> 4
+        // Most scripts first, in two comparisons: Latin, Greek, Cyrillic and Hebrew below the
+        // first block; CJK, kana and Hangul in the gaps.
+        if block < 0x66 || (block > 0x1C5 && block < 0xA62) || (block > 0xABF && block < 0xFF1) { return false }
+        switch block {
+        case 0x66, 0x6F, 0x7C, 0x96, 0x9E, 0xA6, 0xAE, 0xB6, 0xBE, 0xC6, 0xCE, 0xD6, 0xDE, 0xE5, 0xED, 0xF2,
+             0x104, 0x109, 0x17E, 0x181, 0x194, 0x19D, 0x1A8, 0x1A9, 0x1B5, 0x1BB, 0x1C4, 0x1C5,
+             0xA62, 0xA8D, 0xA90, 0xA9D, 0xA9F, 0xAA5, 0xABF, 0xFF1:
+            return true
+        default:
+            return false
         }
-        return word & (1 << UInt64(chunk & 63)) != 0
     }
 
     static func digitValue(_ scalar: Unicode.Scalar) -> Int? {
@@ -59,8 +61,40 @@ enum NumberScanner {
         return Int(value)
     }
 
+    /// Whether `text` has a decimal digit: one loop over its UTF-8 that asks Unicode's tables
+    /// only about scalars in blocks that hold digits. Most texts have none, and then `numbers`
+    /// has nothing more to do.
+    static func containsDigit(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let lead = UInt32(bytes[index])
+                if lead < 0x80 {
+                    if lead >= 0x30 && lead <= 0x39 { return true }
+                    index += 1
+                    continue
+                }
+                let value: UInt32
+                if lead < 0xE0 {
+                    value = (lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                    index += 2
+                } else if lead < 0xF0 {
+                    value = (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                    index += 3
+                } else {
+                    value = (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                        | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
+                    index += 4
+                }
+                if let scalar = Unicode.Scalar(value), mayBeDigit(scalar), digitValue(scalar) != nil { return true }
+            }
+            return false
+        }
+    }
+
     static func numbers(in text: String) -> [NumberToken] {
-        guard !text.scalars(where: { digitValue($0) != nil }).isEmpty else { return [] }
+        guard containsDigit(text) else { return [] }
         let scalars = Array(text.unicodeScalars)
         var tokens: [NumberToken] = []
         var index = 0

@@ -21,3 +21,14 @@ import Testing
         #expect(NumberScanner.digitValue("a") == nil)
     }
 }
+
+extension NumberScannerTests {
+    @Test func textsWithAndWithoutDigits() {
+        #expect(NumberScanner.containsDigit("Save 50%"))
+        #expect(NumberScanner.containsDigit("وفر ٥٠٪"))
+        #expect(NumberScanner.containsDigit("€\u{1D7D5}"))
+        #expect(!NumberScanner.containsDigit("आपकी योजना।"))
+        #expect(!NumberScanner.containsDigit("再享一年 🎉"))
+        #expect(!NumberScanner.containsDigit(""))
+    }
+}
