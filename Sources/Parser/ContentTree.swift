@@ -47,22 +47,25 @@ public struct ContentTree: Sendable {
         var messages: [Message] = []
         let (sourcePaths, walkDiagnostics) = files(under: "messages", extensions: ["yaml", "yml"])
         diagnostics += walkDiagnostics
-        for path in sourcePaths {
+        // Message sources, like XLIFF files below, are parsed independently: on every core, in path order.
+        let parsedSources = sourcePaths.concurrentMap { path -> ([Message], SourceFile?, [Diagnostic]) in
             switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxSourceBytes) {
             case .success(let bytes):
-                let (parsed, source, sourceDiagnostics) = MessageSourceParser.parse(bytes: bytes, path: path)
-                messages += parsed
-                if let source { sources[path] = source }
-                diagnostics += sourceDiagnostics
+                return MessageSourceParser.parse(bytes: bytes, path: path)
             case .failure(let failure):
-                diagnostics.append(readFailure(failure, path: path))
+                return ([], nil, [readFailure(failure, path: path)])
             }
+        }
+        for (path, (parsed, source, sourceDiagnostics)) in zip(sourcePaths, parsedSources) {
+            messages += parsed
+            if let source { sources[path] = source }
+            diagnostics += sourceDiagnostics
         }
 
         var translationFiles: [TranslationFile] = []
         let (xliffPaths, xliffWalkDiagnostics) = files(under: "translations", extensions: ["xliff", "xlf"])
         diagnostics += xliffWalkDiagnostics
-        // XLIFF files are read independently of each other: on every core, in path order.
+        // XLIFF files are read independently of each other too.
         let readings = xliffPaths.concurrentMap { path -> (TranslationFile, [Diagnostic]) in
             switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
             case .success(let bytes):
