@@ -21,13 +21,18 @@ extension LintRule {
 
 /// What every rule sees: the catalog, its configuration and the messages bound to their translations.
 public struct LintContext: Sendable {
-    public var catalog: Catalog
-    public var config: ProjectConfig
-    public var localization: Localization
+    public let catalog: Catalog
+    public let config: ProjectConfig
+    public let localization: Localization
+    /// Every field of every message in every locale that has all its texts, in the order of
+    /// the localization's candidates and then of the fields. Made once here rather than by
+    /// each of the dozen rules that walk it.
+    let fieldTexts: [FieldText]
 
     public init(catalog: Catalog, config: ProjectConfig, localization: Localization) {
         self.catalog = catalog
         self.config = config
         self.localization = localization
+        self.fieldTexts = FieldText.all(in: localization)
     }
 }

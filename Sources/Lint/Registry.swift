@@ -66,10 +66,8 @@ public enum Linter {
     public static func lint(_ catalog: Catalog, localization: Localization) -> [Diagnostic] {
         guard let config = catalog.config else { return [] }
         let context = LintContext(catalog: catalog, config: config, localization: localization)
-        var diagnostics: [Diagnostic] = []
-        for rule in Registry.rules {
-            diagnostics += rule.init().check(context)
-        }
-        return diagnostics
+        // Rules are independent pure functions of the context: run them on every core, and
+        // keep their findings in registry order.
+        return Registry.rules.concurrentMap { $0.init().check(context) }.flatMap { $0 }
     }
 }

@@ -22,8 +22,23 @@ public enum LengthMeasure: String, Codable, Sendable, CaseIterable {
         switch self {
         case .graphemes: text.count
         case .scalars: text.unicodeScalars.count
-        case .utf16: text.utf16.count
+        case .utf16: Self.utf16Count(text)
         case .utf8: text.utf8.count
+        }
+    }
+
+    /// UTF-16 units counted from the UTF-8 bytes: one per scalar (every byte that is not a
+    /// continuation byte), two for a scalar above the BMP (four-byte sequences). The same as
+    /// `utf16.count`, without the index breadcrumbs that builds for every native string.
+    static func utf16Count(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            var count = 0
+            for byte in bytes {
+                if byte & 0xC0 != 0x80 { count += 1 }
+                if byte >= 0xF0 { count += 1 }
+            }
+            return count
         }
     }
 

@@ -47,32 +47,38 @@ public struct ContentTree: Sendable {
         var messages: [Message] = []
         let (sourcePaths, walkDiagnostics) = files(under: "messages", extensions: ["yaml", "yml"])
         diagnostics += walkDiagnostics
-        for path in sourcePaths {
+        // Message sources, like XLIFF files below, are parsed independently: on every core, in path order.
+        let parsedSources = sourcePaths.concurrentMap { path -> ([Message], SourceFile?, [Diagnostic]) in
             switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxSourceBytes) {
             case .success(let bytes):
-                let (parsed, source, sourceDiagnostics) = MessageSourceParser.parse(bytes: bytes, path: path)
-                messages += parsed
-                if let source { sources[path] = source }
-                diagnostics += sourceDiagnostics
+                return MessageSourceParser.parse(bytes: bytes, path: path)
             case .failure(let failure):
-                diagnostics.append(readFailure(failure, path: path))
+                return ([], nil, [readFailure(failure, path: path)])
             }
+        }
+        for (path, (parsed, source, sourceDiagnostics)) in zip(sourcePaths, parsedSources) {
+            messages += parsed
+            if let source { sources[path] = source }
+            diagnostics += sourceDiagnostics
         }
 
         var translationFiles: [TranslationFile] = []
         let (xliffPaths, xliffWalkDiagnostics) = files(under: "translations", extensions: ["xliff", "xlf"])
         diagnostics += xliffWalkDiagnostics
-        for path in xliffPaths {
+        // XLIFF files are read independently of each other too.
+        let readings = xliffPaths.concurrentMap { path -> (TranslationFile, [Diagnostic]) in
             switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
             case .success(let bytes):
-                let (file, fileDiagnostics) = XLIFFReader.read(bytes: bytes, path: path)
-                translationFiles.append(file)
-                diagnostics += fileDiagnostics
+                return XLIFFReader.read(bytes: bytes, path: path)
             case .failure(let failure):
-                diagnostics.append(readFailure(failure, path: path))
-                translationFiles.append(TranslationFile(
-                    path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false))
+                let file = TranslationFile(
+                    path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
+                return (file, [readFailure(failure, path: path)])
             }
+        }
+        for (file, fileDiagnostics) in readings {
+            translationFiles.append(file)
+            diagnostics += fileDiagnostics
         }
 
         let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"])

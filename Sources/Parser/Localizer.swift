@@ -24,6 +24,8 @@ public enum Localizer {
         var gaps: [TranslationGap] = []
         for message in catalog.messages {
             let fields = message.fields
+            // The unit ids are the same in every locale: made once per message.
+            let unitIDs = fields.map { "\(message.id)/\($0.field)" }
             for locale in config.locales(of: message.product.value) + pseudoLocales {
                 if locale == sourceLocale {
                     var texts: [MessageField: Located<String>] = [:]
@@ -36,8 +38,7 @@ public enum Localizer {
                 let path = fileForLocale[locale]?.path
                 var texts: [MessageField: Located<String>] = [:]
                 var complete = true
-                for (field, source) in fields {
-                    let unitID = "\(message.id)/\(field)"
+                for ((field, source), unitID) in zip(fields, unitIDs) {
                     guard let unit = units[unitID], let target = unit.target, unit.state > .untranslated else {
                         gaps.append(TranslationGap(subject: subject, field: field, reason: .missing, unit: units[unitID], translationPath: path))
                         complete = false

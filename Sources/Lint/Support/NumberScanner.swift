@@ -32,12 +32,69 @@ enum NumberScanner {
     static let ambiguous: Set<UInt32> = [0x2E, 0x2C]
     static let decimalOnly: Set<UInt32> = [0x066B]
 
+    /// Whether `scalar` can be a decimal digit: false for all of the Basic Multilingual Plane
+    /// but the 36 sixteen-scalar blocks above ASCII that hold one (`value >> 4`, made from the
+    /// standard library's Unicode data). `NumberScannerTests` checks it against that data for
+    /// every scalar of the plane.
+    static func mayBeDigit(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.value < 0x10000 else { return true }
+        let block = scalar.value >> 4
+        // Most scripts first, in two comparisons: Latin, Greek, Cyrillic and Hebrew below the
+        // first block; CJK, kana and Hangul in the gaps.
+        if block < 0x66 || (block > 0x1C5 && block < 0xA62) || (block > 0xABF && block < 0xFF1) { return false }
+        switch block {
+        case 0x66, 0x6F, 0x7C, 0x96, 0x9E, 0xA6, 0xAE, 0xB6, 0xBE, 0xC6, 0xCE, 0xD6, 0xDE, 0xE5, 0xED, 0xF2,
+             0x104, 0x109, 0x17E, 0x181, 0x194, 0x19D, 0x1A8, 0x1A9, 0x1B5, 0x1BB, 0x1C4, 0x1C5,
+             0xA62, 0xA8D, 0xA90, 0xA9D, 0xA9F, 0xAA5, 0xABF, 0xFF1:
+            return true
+        default:
+            return false
+        }
+    }
+
     static func digitValue(_ scalar: Unicode.Scalar) -> Int? {
+        // Cheap tests first: Unicode's property lookup costs a hundred times more, and nearly
+        // every scalar of real text is ASCII or in a chunk of the plane without digits.
+        if scalar.isASCII { return (0x30...0x39).contains(scalar.value) ? Int(scalar.value - 0x30) : nil }
+        guard mayBeDigit(scalar) else { return nil }
         guard scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue else { return nil }
         return Int(value)
     }
 
+    /// Whether `text` has a decimal digit: one loop over its UTF-8 that asks Unicode's tables
+    /// only about scalars in blocks that hold digits. Most texts have none, and then `numbers`
+    /// has nothing more to do.
+    static func containsDigit(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let lead = UInt32(bytes[index])
+                if lead < 0x80 {
+                    if lead >= 0x30 && lead <= 0x39 { return true }
+                    index += 1
+                    continue
+                }
+                let value: UInt32
+                if lead < 0xE0 {
+                    value = (lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                    index += 2
+                } else if lead < 0xF0 {
+                    value = (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                    index += 3
+                } else {
+                    value = (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                        | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
+                    index += 4
+                }
+                if let scalar = Unicode.Scalar(value), mayBeDigit(scalar), digitValue(scalar) != nil { return true }
+            }
+            return false
+        }
+    }
+
     static func numbers(in text: String) -> [NumberToken] {
+        guard containsDigit(text) else { return [] }
         let scalars = Array(text.unicodeScalars)
         var tokens: [NumberToken] = []
         var index = 0

@@ -31,9 +31,21 @@ struct TextLength {
         "\(graphemes) grapheme\(graphemes == 1 ? "" : "s"), \(scalars) scalar\(scalars == 1 ? "" : "s"), \(utf16Units) UTF-16 unit\(utf16Units == 1 ? "" : "s"), \(utf8Bytes) UTF-8 byte\(utf8Bytes == 1 ? "" : "s")"
     }
 
-    static func nfc(_ text: String) -> String { text.precomposedStringWithCanonicalMapping }
+    /// `text` in NFC. Text that passes the NFC quick check is returned as it is, without the
+    /// copy Foundation's normalisation makes.
+    static func nfc(_ text: String) -> String {
+        text.passesNFCQuickCheck ? text : text.precomposedStringWithCanonicalMapping
+    }
 
-    static func isNFC(_ text: String) -> Bool { nfc(text).unicodeScalars.elementsEqual(text.unicodeScalars) }
+    static func isNFC(_ text: String) -> Bool {
+        text.passesNFCQuickCheck || text.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(text.unicodeScalars)
+    }
+
+    /// The count of `text` in `measure` after NFC, without the other three measures (the
+    /// grapheme count, which needs the slowest walk, is only made when a measure asks for it).
+    static func count(_ text: String, in measure: LengthMeasure) -> Int {
+        measure.count(nfc(text))
+    }
 
     /// The offset, in scalars of `text` as written, of the first character whose NFC form takes
     /// the count in `measure` above `limit`; nil when the whole text stays within it.

@@ -165,7 +165,7 @@ private struct XLIFFReadSession {
                     valueLocation = SourceLocation(path: path, line: written.start.line, column: written.start.column)
                     let raw = text.utf8[written.start.offset..<max(written.start.offset, written.endOffset)]
                     isVerbatim = !raw.contains(UInt8(ascii: "\n")) && !raw.contains(UInt8(ascii: "\r"))
-                        && raw.elementsEqual(value.utf8)
+                        && raw.isUTF8(of: value)
                 }
                 attributes.append(XLIFFAttribute(
                     namespace: namespace, localName: Self.string(xmlTextReaderConstLocalName(reader)),

@@ -266,7 +266,7 @@ struct XLIFFUnitCollector {
         guard !capture.hasChildElements, let start = capture.contentOffset, let endOffset, endOffset >= start,
               endOffset <= utf8.count else { return false }
         let raw = utf8[start..<endOffset]
-        return !raw.contains(UInt8(ascii: "\n")) && !raw.contains(UInt8(ascii: "\r")) && raw.elementsEqual(capture.text.utf8)
+        return !raw.contains(UInt8(ascii: "\n")) && !raw.contains(UInt8(ascii: "\r")) && raw.isUTF8(of: capture.text)
     }
 
     private mutating func finish(_ capture: TextCapture) {

@@ -24,12 +24,12 @@ struct FieldTooLong: LintRule {
         let measure = context.config.lengthMeasure
         return context.fieldTexts.compactMap { (item: FieldText) -> Diagnostic? in
             let limit = item.field.maxLength
-            let length = TextLength(item.text.value)
-            let count = length.count(in: measure)
+            let count = TextLength.count(item.text.value, in: measure)
             guard count > limit, let offset = TextLength.scalarOffset(whereCountExceeds: limit, in: item.text.value, measure: measure) else {
                 return nil
             }
             let rest = item.text.value.unicodeScalars.count - offset
+            let length = TextLength(item.text.value)
             return diagnose(
                 "\(item.displayName) has \(count) \(measure.unitName); Apple's limit is \(limit) (after NFC: \(length.allMeasures))",
                 at: context.location(of: item.text, atScalarOffset: offset, length: rest),

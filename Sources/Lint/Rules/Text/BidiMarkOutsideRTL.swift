@@ -18,10 +18,18 @@ struct BidiMarkOutsideRTL: LintRule {
 
     static func isRightToLeft(_ locale: String) -> Bool { LocaleDirection.isRightToLeft(locale) }
 
+    /// U+200E LEFT-TO-RIGHT MARK, U+200F RIGHT-TO-LEFT MARK and U+061C ARABIC LETTER MARK.
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x200E || scalar.value == 0x200F || scalar.value == 0x061C
+    }
+
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for item in context.fieldTexts where !Self.isRightToLeft(item.locale) {
-            for (offset, scalar) in item.text.value.unicodeScalars.enumerated() where [0x200E, 0x200F, 0x061C].contains(scalar.value) {
+        // The marks first: they are rare, and the locale's language allocates.
+        for item in context.fieldTexts {
+            let marks = item.scalars(where: Self.isMark)
+            guard !marks.isEmpty, !Self.isRightToLeft(item.locale) else { continue }
+            for (offset, scalar) in marks {
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), but \(item.locale) is written left to right",
                     at: context.location(of: item.text, atScalarOffset: offset),

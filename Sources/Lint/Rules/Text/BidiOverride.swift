@@ -19,7 +19,7 @@ struct BidiOverride: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
-            for (offset, scalar) in item.text.value.unicodeScalars.enumerated() where (0x202A...0x202E).contains(scalar.value) {
+            for (offset, scalar) in item.scalars(where: { (0x202A...0x202E).contains($0.value) }) {
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), which reorders the text around it",
                     at: context.location(of: item.text, atScalarOffset: offset),

@@ -23,7 +23,7 @@ struct ControlCharacter: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
-            for (offset, scalar) in item.text.value.unicodeScalars.enumerated() where Self.isFlagged(scalar) {
+            for (offset, scalar) in item.scalars(where: Self.isFlagged) {
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains the control character \(UnicodeName.describe(scalar))",
                     at: context.location(of: item.text, atScalarOffset: offset),

@@ -17,6 +17,8 @@ struct InvalidCharacter: LintRule {
         ])
 
     static func problem(with scalar: Unicode.Scalar) -> String? {
+        // Private use starts at U+E000, the noncharacters at U+FDD0: nothing below can be flagged.
+        if scalar.value < 0xE000 { return nil }
         if scalar.value == 0xFFFD { return "the replacement character for undecodable text" }
         if UnicodeName.isNoncharacter(scalar) { return "a noncharacter, never meant to be shown" }
         if scalar.properties.generalCategory == .privateUse { return "a private-use character that other systems show differently or not at all" }
@@ -26,7 +28,7 @@ struct InvalidCharacter: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
-            for (offset, scalar) in item.text.value.unicodeScalars.enumerated() {
+            for (offset, scalar) in item.scalars(where: { Self.problem(with: $0) != nil }) {
                 guard let problem = Self.problem(with: scalar) else { continue }
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), \(problem)",

@@ -14,7 +14,7 @@ struct LineSeparator: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
-            for (offset, scalar) in item.text.value.unicodeScalars.enumerated() where [0x2028, 0x2029, 0x85].contains(scalar.value) {
+            for (offset, scalar) in item.scalars(where: { $0.value == 0x2028 || $0.value == 0x2029 || $0.value == 0x85 }) {
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), a line break Apple's single-line fields do not show",
                     at: context.location(of: item.text, atScalarOffset: offset),

@@ -27,6 +27,9 @@ struct SurroundingWhitespace: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
+            // Most texts neither start nor end with white space: look no further at those.
+            guard let first = item.text.value.unicodeScalars.first, let last = item.text.value.unicodeScalars.last,
+                  Self.isReported(first) || Self.isReported(last) else { continue }
             let scalars = Array(item.text.value.unicodeScalars)
             guard !scalars.allSatisfy({ $0.properties.isWhitespace }) else { continue }
             let leading = scalars.prefix(while: Self.isReported).count

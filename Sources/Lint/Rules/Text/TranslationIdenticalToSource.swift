@@ -30,9 +30,11 @@ struct TranslationIdenticalToSource: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         let sourceLanguage = Self.language(of: context.config.sourceLocale.value)
+        // The text comparison comes before the locale's language, which allocates.
         return context.fieldTexts.compactMap { (item: FieldText) -> Diagnostic? in
-            guard !item.isSource, Self.language(of: item.locale) != sourceLanguage, let source = context.sourceText(of: item),
-                  TextLength.nfc(item.text.value) == TextLength.nfc(source.value), !Self.isSameByNature(source.value)
+            guard !item.isSource, let source = context.sourceText(of: item),
+                  TextLength.nfc(item.text.value) == TextLength.nfc(source.value),
+                  Self.language(of: item.locale) != sourceLanguage, !Self.isSameByNature(source.value)
             else { return nil }
             return diagnose(
                 "\(item.displayName) is identical to the source text; it may not be translated",

@@ -22,7 +22,7 @@ struct UnbalancedBidiIsolate: LintRule {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
             var open: [(offset: Int, scalar: Unicode.Scalar)] = []
-            for (offset, scalar) in item.text.value.unicodeScalars.enumerated() {
+            for (offset, scalar) in item.scalars(where: { (0x2066...0x2069).contains($0.value) }) {
                 if Self.openers.contains(scalar.value) {
                     open.append((offset, scalar))
                 } else if scalar.value == Self.closer {

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Benchmark msgc against the cost of parsing its XLIFF and against translate-toolkit.
+
+Usage: scripts/benchmark.py [--presets app,10x,100x] [--seed N] [--scratch-path DIR]
+
+For each preset of scripts/make-benchmark-corpus.py (generated once into .benchmark/corpus/,
+and again when the generator or the seed changes) it times, as separate processes:
+
+  msgc lint      --content TREE
+  msgc build     --content TREE --environment sandbox --out (a temporary folder)
+  xmllint        --stream --noout TREE/translations/*.xliff     what parsing alone costs
+  pofilter       -i TREE/translations -o (a temporary folder)   translate-toolkit's checks
+
+each several times (the median is reported), with the wall time from a monotonic clock and
+the peak resident memory of the process from getrusage (ru_maxrss). msgc is built in
+release mode first; translate-toolkit is installed from PyPI into .benchmark/venv.
+
+The results, the machine, the tool versions and the targets of BENCHMARKS.md (met or not)
+replace the part of BENCHMARKS.md between its `benchmark:begin` and `benchmark:end`
+markers; the rest of the file (what the profile showed) is kept as it is. The machine's load
+average is recorded too: timings taken while other work runs are slower than the machine is.
+"""
+
+import argparse
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / ".benchmark"
+TRANSLATE_TOOLKIT = "translate-toolkit==3.20.4"
+# Runs of each command per preset; the median is reported. pofilter takes minutes at 100x.
+RUNS = {"app": 7, "10x": 5, "100x": 3}
+POFILTER_RUNS = {"app": 3, "10x": 1, "100x": 1}
+BEGIN, END = "<!-- benchmark:begin -->", "<!-- benchmark:end -->"
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def run_quiet(command, **kwargs):
+    return subprocess.run(command, check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs).stdout
+
+
+def build_msgc(scratch_path):
+    log(f"building msgc (release, {scratch_path})")
+    subprocess.run(["swift", "build", "-c", "release", "--scratch-path", str(scratch_path)], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    binary = Path(run_quiet(["swift", "build", "-c", "release", "--scratch-path", str(scratch_path), "--show-bin-path"],
+                            cwd=ROOT).strip().splitlines()[-1]) / "msgc"
+    return binary
+
+
+def pofilter_binary():
+    venv = WORK / "venv"
+    pofilter = venv / "bin" / "pofilter"
+    if not pofilter.exists() or TRANSLATE_TOOLKIT.split("==")[1] not in run_quiet([str(pofilter), "--version"]):
+        log(f"installing {TRANSLATE_TOOLKIT} into {venv}")
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check", TRANSLATE_TOOLKIT],
+                       check=True)
+    return pofilter
+
+
+def corpus(preset, seed):
+    """The preset's content tree, generated unless the same generator and seed made it."""
+    generator = ROOT / "scripts" / "make-benchmark-corpus.py"
+    tree = WORK / "corpus" / preset
+    stamp = f"{preset} seed {seed} {hash_file(generator)}"
+    stamp_file = WORK / "corpus" / f"{preset}.stamp"
+    if not (stamp_file.exists() and stamp_file.read_text() == stamp and tree.exists()):
+        log(f"generating the {preset} corpus")
+        stamp_file.unlink(missing_ok=True)
+        subprocess.run([sys.executable, str(generator), preset, str(tree), "--seed", str(seed)], check=True,
+                       stdout=subprocess.DEVNULL)
+        stamp_file.write_text(stamp)
+    return tree
+
+
+def hash_file(path):
+    import hashlib
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def measure(command, runs, accept=(0,)):
+    """Median wall seconds and largest peak RSS (bytes) over `runs` runs of `command`."""
+    walls, peaks = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        walls.append(time.perf_counter() - start)
+        code = os.waitstatus_to_exitcode(status)
+        if code not in accept:
+            raise SystemExit(f"{' '.join(map(str, command))} exited {code}")
+        peaks.append(usage.ru_maxrss * 1024)
+    return {"wall": statistics.median(walls), "peak": max(peaks), "runs": runs}
+
+
+def tree_facts(tree):
+    xliff = sorted((tree / "translations").glob("*.xliff"))
+    units = sum(path.read_bytes().count(b"<trans-unit ") for path in xliff)
+    return {"xliff": xliff, "xliff_bytes": sum(path.stat().st_size for path in xliff), "units": units,
+            "pngs": len(list((tree / "images").rglob("*.png"))),
+            "yaml": len(list((tree / "messages").rglob("*.yaml")))}
+
+
+def bench_preset(preset, seed, msgc, pofilter):
+    tree = corpus(preset, seed)
+    facts = tree_facts(tree)
+    runs = RUNS[preset]
+    log(f"{preset}: {facts['units']} units in {len(facts['xliff'])} XLIFF files, {facts['xliff_bytes'] / 2**20:.1f} MiB")
+    results = {"facts": facts}
+    # Beyond Apple's cap (10x, 100x) lint reports PRJ006 and exits 1, and build stops on it.
+    capped = (0,) if preset == "app" else (0, 1)
+    results["lint"] = measure([msgc, "lint", "--content", tree, "--quiet"], runs, accept=capped)
+    with tempfile.TemporaryDirectory(prefix="msgc-bench-") as scratch:
+        out = Path(scratch) / "bundle"
+        results["build"] = measure([msgc, "build", "--content", tree, "--environment", "sandbox", "--out", out, "--quiet"],
+                                   runs, accept=capped)
+        results["build_wrote"] = (out / "manifest.json").exists()
+    results["xmllint"] = measure(["xmllint", "--stream", "--noout", *facts["xliff"]], runs)
+    with tempfile.TemporaryDirectory(prefix="pofilter-bench-") as scratch:
+        # pofilter reads a folder of .xliff files and writes the units that fail a check; it
+        # exits 0 whatever it finds.
+        results["pofilter"] = measure([pofilter, "--progress=none", "-i", tree / "translations", "-o", Path(scratch) / "out"],
+                                      POFILTER_RUNS[preset])
+    return results
+
+
+def machine():
+    cpu = "unknown"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    memory = next((int(line.split()[1]) * 1024 for line in Path("/proc/meminfo").read_text().splitlines()
+                   if line.startswith("MemTotal")), 0)
+    os_name = platform.platform()
+    release = Path("/etc/os-release")
+    if release.exists():
+        match = re.search(r'^PRETTY_NAME="?([^"\n]*)', release.read_text(), re.M)
+        if match:
+            os_name = f"{match.group(1)}, Linux {platform.release()}"
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": memory, "os": os_name}
+
+
+def versions(msgc, pofilter):
+    swift = run_quiet(["swift", "--version"]).strip().splitlines()[0]
+    xmllint = run_quiet(["xmllint", "--version"]).splitlines()[0]
+    return {"swift": swift, "msgc": run_quiet([str(msgc), "--version"]).strip(), "xmllint": xmllint,
+            "pofilter": f"translate-toolkit {run_quiet([str(pofilter), '--version']).split()[-1]}",
+            "python": platform.python_version()}
+
+
+def ms(seconds):
+    return f"{seconds * 1000:,.0f} ms" if seconds < 10 else f"{seconds:,.1f} s"
+
+
+def mib(size):
+    return f"{size / 2**20:,.0f} MiB"
+
+
+def render(results, info, tools, load_before, load_after, command):
+    lines = [BEGIN, "", f"Regenerate with `{command}`. Numbers are medians of several runs; peak memory is the largest",
+             "resident set of the process (getrusage).", ""]
+    lines += ["| preset | localized messages | XLIFF | `msgc lint` | `msgc build` | `xmllint --stream` | `pofilter` | lint ÷ xmllint | pofilter ÷ lint |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for preset, r in results.items():
+        f = r["facts"]
+        messages = {"app": 2000, "10x": 20000, "100x": 200000}[preset]
+        build_note = "" if r["build_wrote"] else " (stops: PRJ006)"
+        lines.append(
+            f"| {preset} | {messages:,} | {len(f['xliff'])} files, {f['units']:,} units, {mib(f['xliff_bytes'])} "
+            f"| {ms(r['lint']['wall'])}, {mib(r['lint']['peak'])} | {ms(r['build']['wall'])}, {mib(r['build']['peak'])}{build_note} "
+            f"| {ms(r['xmllint']['wall'])}, {mib(r['xmllint']['peak'])} | {ms(r['pofilter']['wall'])}, {mib(r['pofilter']['peak'])} "
+            f"| {r['lint']['wall'] / r['xmllint']['wall']:.2f}× | {r['pofilter']['wall'] / r['lint']['wall']:.0f}× |")
+    lines.append("")
+    runs = ", ".join(f"{p}: {r['lint']['runs']} (pofilter {r['pofilter']['runs']})" for p, r in results.items())
+    lines.append(f"Runs per command: {runs}.")
+    lines += ["", "### Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
+    for name, measured, met in targets(results):
+        lines.append(f"| {name} | {measured} | {'yes' if met else '**no**'} |")
+    lines += ["", "### Machine", "",
+              f"- CPU: {info['cpu']}, {info['cores']} cores; memory {info['memory'] / 2**30:.0f} GiB",
+              f"- OS: {info['os']}",
+              f"- load average (1, 5, 15 min) before: {load_before}; after: {load_after}"
+              + ("" if max(map(float, load_before.split(", ")[:1] + load_after.split(", ")[:1])) < 1.0
+                 else " — **the machine was busy with other work: wall times are slower than it can do**"),
+              f"- {tools['swift']}; msgc {tools['msgc']} (release build)",
+              f"- {tools['xmllint']}",
+              f"- {tools['pofilter']} (Python {tools['python']})", "", END]
+    return "\n".join(lines)
+
+
+def targets(results):
+    rows = []
+    if "app" in results:
+        lint = results["app"]["lint"]
+        rows.append(("app: `msgc lint` ≤ 100 ms wall", ms(lint["wall"]), lint["wall"] <= 0.100))
+        rows.append(("app: `msgc lint` ≤ 100 MiB peak", mib(lint["peak"]), lint["peak"] <= 100 * 2**20))
+    for preset, r in results.items():
+        ratio = r["lint"]["wall"] / r["xmllint"]["wall"]
+        rows.append((f"{preset}: lint ≤ 1.5× `xmllint --stream --noout`", f"{ratio:.2f}×", ratio <= 1.5))
+    for preset, r in results.items():
+        ratio = r["pofilter"]["wall"] / r["lint"]["wall"]
+        rows.append((f"{preset}: lint ≥ 50× faster than `pofilter`", f"{ratio:.0f}×", ratio >= 50))
+    if "10x" in results and "100x" in results:
+        for what, key in (("time", "wall"), ("peak memory", "peak")):
+            for command in ("lint", "build"):
+                growth = results["100x"][command][key] / results["10x"][command][key]
+                rows.append((f"10x → 100x: `msgc {command}` {what} grows ≤ 10×", f"{growth:.1f}×", growth <= 10))
+    return rows
+
+
+def load_average():
+    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--presets", default="app,10x,100x")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scratch-path", default=".build", help="SwiftPM scratch path for the release build")
+    args = parser.parse_args(argv[1:])
+    presets = args.presets.split(",")
+    for preset in presets:
+        if preset not in RUNS:
+            parser.error(f"unknown preset {preset}")
+    if not shutil.which("xmllint"):
+        raise SystemExit("xmllint is missing: apt-get install libxml2-utils")
+
+    msgc = build_msgc(ROOT / args.scratch_path)
+    pofilter = pofilter_binary()
+    load_before = load_average()
+    results = {preset: bench_preset(preset, args.seed, msgc, pofilter) for preset in presets}
+    load_after = load_average()
+
+    command = "scripts/benchmark.py" + ("" if args.presets == "app,10x,100x" else f" --presets {args.presets}")
+    section = render(results, machine(), versions(msgc, pofilter), load_before, load_after, command)
+    path = ROOT / "BENCHMARKS.md"
+    text = path.read_text() if path.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
+    if BEGIN in text and END in text:
+        text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    path.write_text(text)
+    print(section)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
