@@ -48,27 +48,34 @@ extension String {
             var index = 0
             var offset = 0
             while index < bytes.count {
-                let lead = UInt32(bytes[index])
-                let value: UInt32
-                if lead < 0x80 {
-                    value = lead
-                    index += 1
-                } else if lead < 0xE0 {
-                    value = (lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
-                    index += 2
-                } else if lead < 0xF0 {
-                    value = (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
-                    index += 3
-                } else {
-                    value = (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
-                        | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
-                    index += 4
-                }
+                let value = decodeUTF8Scalar(bytes, at: &index)
                 if let scalar = Unicode.Scalar(value), isWanted(scalar) { found.append((offset, scalar)) }
                 offset += 1
             }
         }
         return found
+    }
+}
+
+/// The scalar value whose UTF-8 starts at `index` in `bytes`, moving `index` past it. `bytes`
+/// must be valid UTF-8, as a Swift string's are: nothing is checked. One decoder for the
+/// loops that look through every text for rare scalars.
+@inline(__always)
+func decodeUTF8Scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> UInt32 {
+    let lead = UInt32(bytes[index])
+    if lead < 0x80 {
+        index += 1
+        return lead
+    } else if lead < 0xE0 {
+        defer { index += 2 }
+        return (lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+    } else if lead < 0xF0 {
+        defer { index += 3 }
+        return (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+    } else {
+        defer { index += 4 }
+        return (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+            | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
     }
 }
 

@@ -69,23 +69,10 @@ enum NumberScanner {
         return text.withUTF8 { bytes in
             var index = 0
             while index < bytes.count {
-                let lead = UInt32(bytes[index])
-                if lead < 0x80 {
-                    if lead >= 0x30 && lead <= 0x39 { return true }
-                    index += 1
+                let value = decodeUTF8Scalar(bytes, at: &index)
+                if value < 0x80 {
+                    if value >= 0x30 && value <= 0x39 { return true }
                     continue
-                }
-                let value: UInt32
-                if lead < 0xE0 {
-                    value = (lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
-                    index += 2
-                } else if lead < 0xF0 {
-                    value = (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
-                    index += 3
-                } else {
-                    value = (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
-                        | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
-                    index += 4
                 }
                 if let scalar = Unicode.Scalar(value), mayBeDigit(scalar), digitValue(scalar) != nil { return true }
             }
