@@ -16,6 +16,31 @@ struct XLIFFReaderTests {
         return row.unicodeScalars.distance(from: row.unicodeScalars.startIndex, to: range.lowerBound) + 1
     }
 
+    @Test("attribute values libxml2 normalizes keep their value and are found where they are written")
+    func normalizedAttributeValues() throws {
+        let text = """
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file source-language="en-US" target-language="de-DE"><body>
+            <trans-unit id="p/a&amp;b/header"><source>A &amp; B</source><target>C</target></trans-unit>
+            <trans-unit  id="p/kü/body"><source>A</source><target>B</target></trans-unit>
+            <trans-unit id='p/&#x6B;/alt' ><source>A</source><target>B</target></trans-unit>
+            </body></file></xliff>
+            """
+        let (file, diagnostics) = Support.read(text)
+        #expect(diagnostics.isEmpty)
+        let ids = file.units.map(\.id)
+        #expect(ids.map(\.value) == ["p/a&b/header", "p/kü/body", "p/k/alt"])
+        #expect(ids.map(\.location.line) == [3, 4, 5])
+        #expect(ids.map(\.location.column) == [17, 18, 17])
+        #expect(ids.map(\.style) == [.opaque, .plain, .opaque])
+        #expect(file.units[0].source.value == "A & B")
+        #expect(file.units[0].source.style == .opaque)
+        #expect(file.units[0].location.column == 1)
+        #expect(file.units[0].location.endColumn == 35)
+        #expect(file.units[1].target?.location.column == 55)
+        #expect(file.units[1].target?.style == .plain)
+    }
+
     // MARK: - XLIFF 1.2
 
     @Test("1.2 states map onto msgc's scale")

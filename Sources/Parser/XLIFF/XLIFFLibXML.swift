@@ -41,9 +41,10 @@ final class XLIFFLibXMLErrorCollector {
 
     private(set) var first: Report?
 
-    func record(domain: Int32, code: Int32, level: xmlErrorLevel, message: String, line: Int32, column: Int32) {
-        guard first == nil, Self.isFatal(domain: domain, code: code, level: level) else { return }
-        first = Report(domain: domain, code: code, message: message, line: Int(line), column: Int(column))
+    func record(_ error: xmlError) {
+        guard first == nil, Self.isFatal(domain: error.domain, code: error.code, level: error.level) else { return }
+        first = Report(domain: error.domain, code: error.code, message: error.message.map { String(cString: $0) } ?? "unknown error",
+                       line: Int(error.line), column: Int(error.int2))
     }
 
     /// Errors make a file unreadable; warnings do not, except namespace errors (an undeclared
@@ -52,15 +53,5 @@ final class XLIFFLibXMLErrorCollector {
     private static func isFatal(domain: Int32, code: Int32, level: xmlErrorLevel) -> Bool {
         if level.rawValue >= XML_ERR_ERROR.rawValue { return true }
         return domain == Int32(XML_FROM_NAMESPACE.rawValue) && (200..<300).contains(code)
-    }
-
-    /// The handler to give libxml2, with `Unmanaged` of the collector as its context.
-    static let handler: xmlStructuredErrorFunc = { context, error in
-        guard let context, let error else { return }
-        let collector = Unmanaged<XLIFFLibXMLErrorCollector>.fromOpaque(context).takeUnretainedValue()
-        let value = error.pointee
-        let message = value.message.map { String(cString: $0) } ?? "unknown error"
-        collector.record(domain: value.domain, code: value.code, level: value.level, message: message,
-                         line: value.line, column: value.int2)
     }
 }

@@ -43,13 +43,12 @@ struct XLIFFScannedAttributeValue: Sendable {
 
 /// Finds tags, with exact line and column, in the UTF-8 text of an XML document.
 ///
-/// libxml2's streaming reader says where its *parser* is, which runs up to a 512-byte chunk
-/// ahead of the node being read, and its nodes keep a line (capped at 65,535 in 2.9) but no
-/// column. This scanner walks the same text in step with the reader: every element the reader
-/// delivers is the next start tag here, every end element the next end tag. It is not a parser:
-/// it relies on libxml2 for well-formedness and only has to skip comments, processing
-/// instructions, CDATA sections and quoted attribute values correctly, which is all it takes
-/// to find tags in XML (a raw `<` cannot occur anywhere else).
+/// It is not a parser: it relies on libxml2 for well-formedness and only has to skip comments,
+/// processing instructions, CDATA sections and quoted attribute values correctly, which is all
+/// it takes to find tags in XML (a raw `<` cannot occur anywhere else). The reader uses it
+/// where libxml2 does not say enough: to find a DOCTYPE before libxml2 sees one, to name the
+/// element a truncated file leaves open, and to find an attribute value libxml2 had to
+/// normalize in the tag as written.
 ///
 /// Line breaks are counted as XML counts them: LF, CR LF and a lone CR each end a line.
 struct XLIFFMarkupScanner {
@@ -101,11 +100,6 @@ struct XLIFFMarkupScanner {
             }
         }
         return nil
-    }
-
-    /// The text between two offsets, as UTF-8 bytes.
-    func bytes(from start: Int, to end: Int) -> ArraySlice<UInt8> {
-        bytes[max(0, start)..<min(max(start, end), bytes.count)]
     }
 
     // MARK: - Pieces
@@ -192,33 +186,9 @@ struct XLIFFMarkupScanner {
         }
     }
 
-    /// Advances as `advance()` does, byte by byte, up to the first byte that `isStop` accepts
-    /// (or the end): the same line and column counting in one loop over the buffer, since
-    /// this walk over every byte of the file was a sixth of the cost of reading XLIFF.
+    /// Advances as `advance()` does, up to the first byte that `isStop` accepts (or the end).
     private mutating func advance(until isStop: (UInt8) -> Bool) {
-        var index = self.index
-        var line = self.line
-        var column = self.column
-        bytes.withUnsafeBufferPointer { buffer in
-            while index < buffer.count {
-                let byte = buffer[index]
-                if isStop(byte) { break }
-                index += 1
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if byte == UInt8(ascii: "\r") {
-                    if index < buffer.count, buffer[index] == UInt8(ascii: "\n") { index += 1 }
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
-                }
-            }
-        }
-        self.index = index
-        self.line = line
-        self.column = column
+        while index < bytes.count, !isStop(bytes[index]) { advance() }
     }
 
     private mutating func advance(by count: Int) {
@@ -252,10 +222,17 @@ extension ArraySlice where Element == UInt8 {
     /// a tenth of the cost of reading XLIFF (BENCHMARKS.md).
     func isUTF8(of text: String) -> Bool {
         var text = text
-        return text.withUTF8 { utf8 in
-            withUnsafeBufferPointer { bytes in
-                bytes.count == utf8.count && (bytes.isEmpty || memcmp(bytes.baseAddress!, utf8.baseAddress!, bytes.count) == 0)
-            }
+        return text.withUTF8 { isSameBytes(as: $0) }
+    }
+
+    /// Whether these bytes are exactly `other`, compared with `memcmp`.
+    func isSameBytes(as other: [UInt8]) -> Bool {
+        other.withUnsafeBufferPointer { isSameBytes(as: $0) }
+    }
+
+    private func isSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        withUnsafeBufferPointer { bytes in
+            bytes.count == other.count && (bytes.isEmpty || memcmp(bytes.baseAddress!, other.baseAddress!, bytes.count) == 0)
         }
     }
 }

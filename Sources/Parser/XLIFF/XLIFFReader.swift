@@ -11,9 +11,10 @@ import Model
 ///    encoding, UTF-32, and invalid bytes are refused with the first bad byte's location.
 /// 3. A DOCTYPE is refused before libxml2 sees it, so no DTD, entity declaration, entity bomb
 ///    or external reference is ever parsed.
-/// 4. libxml2's streaming reader parses from memory with `XML_PARSE_NONET | XML_PARSE_NOCDATA`
-///    only, a process-wide entity loader that refuses everything, and a depth cap
-///    (`maxElementDepth`). Any libxml2 error makes the file unreadable.
+/// 4. libxml2's SAX2 parser reads the UTF-8 text from memory with `XML_PARSE_NONET |
+///    XML_PARSE_NOCDATA | XML_PARSE_IGNORE_ENC` only, a process-wide entity loader that
+///    refuses everything, and a depth cap (`maxElementDepth`). Any libxml2 error makes the file
+///    unreadable, and wins over finding that a well-formed file is not XLIFF.
 ///
 /// An unreadable file has no units, `isReadable == false` and exactly one diagnostic. It keeps
 /// the version and languages if they were read before the problem, so reports can name the
@@ -21,10 +22,10 @@ import Model
 ///
 /// Locations are exact: line and column (in Unicode scalars) of a unit's start tag, of its id
 /// attribute's value, of the first character of its source and target, and of each inline
-/// element. libxml2's `xmlTextReaderGetParserLineNumber`/`ColumnNumber` report where the
-/// *parser* is, up to a 512-byte chunk ahead of the node being read, so msgc walks the text
-/// alongside the reader instead (`XLIFFMarkupScanner`). libxml2's own error positions are used
-/// for XML errors, as SPEC.md asks.
+/// element. SAX2 calls back with libxml2's input at the end of the tag just read; from that
+/// byte offset the `<` is the nearest one back, an attribute value's offset is its distance
+/// from the input position, and `XLIFFLineMap` turns offsets into lines and columns.
+/// libxml2's own error positions are used for XML errors, as SPEC.md asks.
 public enum XLIFFReader {
     /// The deepest nesting of elements read; XLIFF needs fewer than 20 levels.
     public static let maxElementDepth = 64
@@ -51,8 +52,7 @@ public enum XLIFFReader {
             let location = SourceLocation(path: path, line: first.start.line, column: first.start.column)
             return unreadable(path, XLIFFDiagnostics.doctype(at: location.spanning(scalars: "<!DOCTYPE".count)))
         }
-        var session = XLIFFReadSession(path: path, text: text)
-        return session.run(bytes)
+        return XLIFFReadSession(path: path, text: text).run()
     }
 
     fileprivate static func unreadable(
@@ -65,39 +65,62 @@ public enum XLIFFReader {
     }
 }
 
-/// One pass of libxml2's reader over a file, with the scanner that gives exact positions.
-private struct XLIFFReadSession {
+/// One pass of libxml2's SAX2 parser over a file.
+///
+/// SAX2 hands over names, namespaces and attribute values as pointers and text as byte runs,
+/// and builds no tree: it does about 60% of the work of the streaming reader `xmllint
+/// --stream` uses. The session keeps byte offsets (`xmlByteConsumed`) and turns into lines
+/// and columns only those the collector asks for (`XLIFFLineMap`).
+final class XLIFFReadSession {
     let path: String
     let text: XLIFFInputText
     var collector: XLIFFUnitCollector
-    /// Walks the text in step with the reader; nil once the two disagree (then only libxml2's
-    /// line numbers are used, which never happens on text libxml2 accepted).
-    var scanner: XLIFFMarkupScanner?
+    var lines: XLIFFLineMap
     let errors = XLIFFLibXMLErrorCollector()
+    /// Why reading stopped early, when the depth cap stopped it.
+    var problem: Diagnostic?
+    /// Set when the collector finds the document is not XLIFF msgc reads. libxml2 still reads
+    /// to the end, so that a file that is not even well-formed XML is reported as such.
+    var notReadable: Diagnostic?
+    /// Whether either is set: events test this flag, as testing an optional `Diagnostic`
+    /// copies it.
+    private var isDone = false
+    private var context: xmlParserCtxtPtr?
+    private var depth = 0
+    /// Whether the last event was the start of an empty element, whose end comes next.
+    private var startedEmptyElement = false
 
     init(path: String, text: XLIFFInputText) {
         self.path = path
         self.text = text
         self.collector = XLIFFUnitCollector(path: path, utf8: text.utf8)
-        self.scanner = XLIFFMarkupScanner(utf8: text.utf8, start: text.start)
+        self.lines = XLIFFLineMap(utf8: text.utf8, start: text.start)
     }
 
-    mutating func run(_ bytes: [UInt8]) -> (TranslationFile, [Diagnostic]) {
-        let problem: Diagnostic? = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { base in
-                guard let reader = xmlReaderForMemory(base, Int32(buffer.count), nil, nil, XLIFFLibXMLSetup.parserOptions)
-                else {
-                    return XLIFFDiagnostics.malformedXML(detail: "libxml2 could not start reading", at: SourceLocation(path: path))
-                }
-                defer { xmlFreeTextReader(reader) }
-                return withExtendedLifetime(errors) {
-                    xmlTextReaderSetStructuredErrorHandler(
-                        reader, XLIFFLibXMLErrorCollector.handler, Unmanaged.passUnretained(errors).toOpaque())
-                    return readNodes(reader)
-                }
+    func run() -> (TranslationFile, [Diagnostic]) {
+        let body = text.utf8.count - text.start
+        let started: Bool = text.utf8.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).advanced(by: text.start).assumingMemoryBound(to: CChar.self)
+            // libxml2 copies the bytes it parses, so offsets count from `text.start`.
+            guard let context = xmlCreateMemoryParserCtxt(base, Int32(body)) else { return false }
+            self.context = context
+            defer {
+                xmlFreeParserCtxt(context)
+                self.context = nil
             }
+            // The document's own encoding declaration is ignored: these bytes are UTF-8 already
+            // (`XLIFFInputText` converted UTF-16 and refused everything else).
+            xmlCtxtUseOptions(context, XLIFFLibXMLSetup.parserOptions | Int32(XML_PARSE_IGNORE_ENC.rawValue))
+            context.pointee.sax.pointee = Self.handler
+            context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
+            withExtendedLifetime(self) { _ = xmlParseDocument(context) }
+            return true
         }
-        if let problem {
+        if !started {
+            return XLIFFReader.unreadable(
+                path, XLIFFDiagnostics.malformedXML(detail: "libxml2 could not start reading", at: SourceLocation(path: path)))
+        }
+        if let problem = problem ?? errors.first.map(diagnostic(for:)) ?? notReadable {
             return XLIFFReader.unreadable(path, problem, partial: collector)
         }
         collector.finishDocument()
@@ -107,109 +130,130 @@ private struct XLIFFReadSession {
         return (file, collector.diagnostics)
     }
 
-    /// Reads every node; returns the diagnostic that makes the file unreadable, if any.
-    private mutating func readNodes(_ reader: xmlTextReaderPtr) -> Diagnostic? {
-        while true {
-            let status = xmlTextReaderRead(reader)
-            if let report = errors.first { return diagnostic(for: report) }
-            if status == 0 { return nil }
-            if status != 1 {
-                return XLIFFDiagnostics.malformedXML(detail: "libxml2 stopped reading", at: SourceLocation(path: path))
-            }
-            switch xmlTextReaderNodeType(reader) {
-            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                if let problem = readElement(reader) { return problem }
-            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                collector.end(contentEndOffset: nextEndTagOffset(Self.string(xmlTextReaderConstName(reader))))
-            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
-                 Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
-                collector.text(Self.string(xmlTextReaderConstValue(reader)))
-            case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
-                return XLIFFDiagnostics.doctype(at: nodeLocation(reader))
-            case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue), Int32(XML_READER_TYPE_ENTITY.rawValue):
-                return XLIFFDiagnostics.entityReference(Self.string(xmlTextReaderConstName(reader)), at: nodeLocation(reader))
-            default:
-                break  // comments, processing instructions
-            }
-        }
+    /// Ends parsing early with `diagnostic` as the file's one finding.
+    private func stop(_ diagnostic: Diagnostic) {
+        if problem == nil { problem = diagnostic }
+        isDone = true
+        if let context { xmlStopParser(context) }
     }
 
-    private mutating func readElement(_ reader: xmlTextReaderPtr) -> Diagnostic? {
-        let qualifiedName = Self.string(xmlTextReaderConstName(reader))
-        let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
-        let tag = nextStartTag(qualifiedName, isEmpty: isEmpty)
-        var location = nodeLocation(reader)
-        var contentLocation = location
-        if let tag {
-            location = SourceLocation(path: path, line: tag.start.line, column: tag.start.column)
-            contentLocation = SourceLocation(path: path, line: tag.contentStart.line, column: tag.contentStart.column)
-            if tag.contentStart.line == tag.start.line {
-                location.endLine = tag.start.line
-                location.endColumn = tag.contentStart.column
-            }
-        }
-        let depth = Int(xmlTextReaderDepth(reader)) + 1
+    /// Where libxml2 is in the text, as an offset into `text.utf8`.
+    private var offset: Int {
+        guard let context else { return text.start }
+        return text.start + Int(xmlByteConsumed(context))
+    }
+
+    // MARK: - Events
+
+    fileprivate func startElement(
+        localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        guard !isDone, let context, let input = context.pointee.input else { return }
+        // libxml2 calls back with its input at the start tag's `>` or `/>`.
+        let tagEnd = offset
+        let isEmpty = tagEnd < text.utf8.count && text.utf8[tagEnd] == UInt8(ascii: "/")
+        depth += 1
+        let element = XLIFFElement(
+            localName: localName, prefix: prefix, uri: uri, attributeCount: attributeCount, attributes: attributes,
+            tagEnd: tagEnd, contentStart: tagEnd + (isEmpty ? 2 : 1), parserCursor: UnsafePointer(input.pointee.cur),
+            parserBase: UnsafePointer(input.pointee.base), session: self)
         if depth > XLIFFReader.maxElementDepth {
-            return XLIFFDiagnostics.nestedTooDeeply(depth: depth, at: location)
+            stop(XLIFFDiagnostics.nestedTooDeeply(depth: depth, at: element.location))
+            return
         }
-        var attributes: [XLIFFAttribute] = []
-        if xmlTextReaderHasAttributes(reader) == 1, xmlTextReaderMoveToFirstAttribute(reader) == 1 {
-            repeat {
-                let namespace = Self.string(xmlTextReaderConstNamespaceUri(reader))
-                if namespace == "http://www.w3.org/2000/xmlns/" { continue }
-                let name = Self.string(xmlTextReaderConstName(reader))
-                let value = Self.string(xmlTextReaderConstValue(reader))
-                var valueLocation = location
-                var isVerbatim = false
-                if let written = tag?.attributeValue(name) {
-                    valueLocation = SourceLocation(path: path, line: written.start.line, column: written.start.column)
-                    let raw = text.utf8[written.start.offset..<max(written.start.offset, written.endOffset)]
-                    isVerbatim = !raw.contains(UInt8(ascii: "\n")) && !raw.contains(UInt8(ascii: "\r"))
-                        && raw.isUTF8(of: value)
-                }
-                attributes.append(XLIFFAttribute(
-                    namespace: namespace, localName: Self.string(xmlTextReaderConstLocalName(reader)),
-                    value: value, location: valueLocation, isVerbatim: isVerbatim))
-            } while xmlTextReaderMoveToNextAttribute(reader) == 1
-            xmlTextReaderMoveToElement(reader)
+        collector.start(element)
+        if collector.hasFailed {
+            notReadable = collector.fatal
+            isDone = true
         }
-        collector.start(XLIFFElement(
-            namespace: Self.string(xmlTextReaderConstNamespaceUri(reader)),
-            localName: Self.string(xmlTextReaderConstLocalName(reader)),
-            qualifiedName: qualifiedName, attributes: attributes, location: location,
-            contentLocation: contentLocation, contentOffset: tag?.contentStart.offset))
-        if let fatal = collector.fatal { return fatal }
-        if isEmpty { collector.end(contentEndOffset: nil) }
-        return nil
+        startedEmptyElement = isEmpty
+    }
+
+    fileprivate func endElement() {
+        guard !isDone else { return }
+        depth -= 1
+        if startedEmptyElement {
+            startedEmptyElement = false
+            collector.end(contentEndOffset: nil)
+            return
+        }
+        // libxml2 calls back with its input just after the end tag's `>`.
+        collector.end(contentEndOffset: tagStart(before: offset))
+    }
+
+    fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !isDone else { return }
+        startedEmptyElement = false
+        collector.text(bytes)
+    }
+
+    fileprivate func documentType() {
+        let line = context?.pointee.input?.pointee.line
+        stop(XLIFFDiagnostics.doctype(at: SourceLocation(path: path, line: line.map(Int.init))))
     }
 
     // MARK: - Positions
 
-    private mutating func nextStartTag(_ qualifiedName: String, isEmpty: Bool) -> XLIFFScannedTag? {
-        guard var current = scanner else { return nil }
-        guard let tag = current.nextTag(), tag.qualifiedName == qualifiedName,
-              tag.kind == (isEmpty ? .emptyElement : .start) else {
-            scanner = nil
-            return nil
+    /// The `<` of the tag that ends just before `end`: the nearest one back, since a `<` can
+    /// occur in XML only as markup (attribute values and text escape it).
+    func tagStart(before end: Int) -> Int {
+        text.utf8.withUnsafeBufferPointer { buffer in
+            var index = min(end, buffer.count) - 1
+            while index > text.start, buffer[index] != UInt8(ascii: "<") { index -= 1 }
+            return max(index, text.start)
         }
-        scanner = current
-        return tag
     }
 
-    private mutating func nextEndTagOffset(_ qualifiedName: String) -> Int? {
-        guard var current = scanner else { return nil }
-        guard let tag = current.nextTag(), tag.kind == .end, tag.qualifiedName == qualifiedName else {
-            scanner = nil
-            return nil
-        }
-        scanner = current
-        return tag.start.offset
+    func location(at offset: Int) -> SourceLocation {
+        let (line, column) = lines.position(at: offset)
+        return SourceLocation(path: path, line: line, column: column)
     }
 
-    /// The node's line as libxml2 recorded it (no column; capped at 65,535 by libxml2 2.9).
-    private func nodeLocation(_ reader: xmlTextReaderPtr) -> SourceLocation {
-        let line = xmlGetLineNo(xmlTextReaderCurrentNode(reader))
-        return SourceLocation(path: path, line: line > 0 && line < 65_535 ? Int(line) : nil)
+    /// Where the value of the attribute named `qualifiedName` is written in the tag that ends
+    /// at `tagEnd`: the offset after its opening quote and before its closing quote.
+    func writtenAttributeValue(_ qualifiedName: String, tagStart: Int, tagEnd: Int) -> (start: Int, end: Int)? {
+        var scanner = XLIFFMarkupScanner(utf8: text.utf8, start: tagStart)
+        guard let tag = scanner.nextTag(), tag.start.offset == tagStart,
+              let value = tag.attributeValue(qualifiedName), value.endOffset <= tagEnd else { return nil }
+        return (value.start.offset, value.endOffset)
+    }
+
+    func bytes(from start: Int, to end: Int) -> ArraySlice<UInt8> {
+        text.utf8[max(0, start)..<min(max(start, end), text.utf8.count)]
+    }
+
+    // MARK: - libxml2 callbacks
+
+    fileprivate static func session(_ context: UnsafeMutableRawPointer?) -> XLIFFReadSession {
+        Unmanaged<XLIFFReadSession>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    /// The SAX2 handler: elements, text (CDATA arrives as text under `XML_PARSE_NOCDATA`),
+    /// a DOCTYPE refused, and errors collected. No entity callbacks: without a DTD only the
+    /// predefined entities and character references exist, which libxml2 expands itself.
+    private static var handler: xmlSAXHandler {
+        var handler = xmlSAXHandler()
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+        handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
+            XLIFFReadSession.session(context).startElement(
+                localName: localName!, prefix: prefix, uri: uri, attributeCount: Int(attributeCount), attributes: attributes)
+        }
+        handler.endElementNs = { context, _, _, _ in XLIFFReadSession.session(context).endElement() }
+        let characters: charactersSAXFunc = { context, text, length in
+            guard let text, length > 0 else { return }
+            XLIFFReadSession.session(context).characters(UnsafeBufferPointer(start: text, count: Int(length)))
+        }
+        handler.characters = characters
+        handler.ignorableWhitespace = characters
+        handler.internalSubset = { context, _, _, _ in XLIFFReadSession.session(context).documentType() }
+        handler.serror = { context, error in
+            guard let context, let error else { return }
+            let current = XLIFFReadSession.session(context)
+            current.errors.record(error.pointee)
+            if current.errors.first != nil, let parser = current.context { xmlStopParser(parser) }
+        }
+        return handler
     }
 
     // MARK: - libxml2 errors
@@ -281,10 +325,6 @@ private struct XLIFFReadSession {
             text = first.lowercased() + text.dropFirst()
         }
         return text.isEmpty ? "unknown error" : text
-    }
-
-    fileprivate static func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
-        pointer.map { String(cString: $0) } ?? ""
     }
 }
 

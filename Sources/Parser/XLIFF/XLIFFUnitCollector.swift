@@ -1,9 +1,9 @@
+import CLibXML2
+import Foundation
 import Model
 
 /// An attribute of an element read from XLIFF.
 struct XLIFFAttribute: Sendable {
-    var namespace: String
-    var localName: String
     var value: String
     /// Where the value starts (just after its opening quote), or the element's location.
     var location: SourceLocation
@@ -12,21 +12,119 @@ struct XLIFFAttribute: Sendable {
     var isVerbatim = false
 }
 
-/// An element start as the reader delivers it to `XLIFFUnitCollector`.
-struct XLIFFElement: Sendable {
-    var namespace: String
-    var localName: String
-    var qualifiedName: String
-    var attributes: [XLIFFAttribute]
-    /// The `<` of the start tag; spanning the whole tag when it sits on one line.
-    var location: SourceLocation
-    /// Just after the start tag's `>`: where the content starts.
-    var contentLocation: SourceLocation
-    /// Byte offset of `contentLocation` in the UTF-8 text, when known.
-    var contentOffset: Int?
+/// An element start as libxml2's SAX2 parser delivers it to `XLIFFUnitCollector`.
+///
+/// It points into libxml2's buffers and is valid only during the callback. Names, values and
+/// locations are made when the collector asks for them, which it does only for the few
+/// elements it keeps: most of an XLIFF file (notes, headers, alternatives) is skipped unread.
+struct XLIFFElement {
+    let localName: UnsafePointer<xmlChar>
+    let prefix: UnsafePointer<xmlChar>?
+    let uri: UnsafePointer<xmlChar>?
+    let attributeCount: Int
+    /// libxml2's attribute array: local name, prefix, URI, value start, value end, per attribute.
+    let attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    /// Offset of the start tag's `>` (or of the `/` of `/>`) in the text.
+    let tagEnd: Int
+    /// Offset just after the start tag: where the content begins.
+    let contentStart: Int
+    /// libxml2's input position (at `tagEnd`) and the start of its buffer, to tell whether an
+    /// attribute value points into the text as written.
+    let parserCursor: UnsafePointer<xmlChar>
+    let parserBase: UnsafePointer<xmlChar>
+    let session: XLIFFReadSession
 
-    func attribute(_ localName: String, namespace: String = "") -> XLIFFAttribute? {
-        attributes.first { $0.localName == localName && $0.namespace == namespace }
+    /// Whether the element's local name is `name` (ASCII).
+    func hasLocalName(_ name: StaticString) -> Bool {
+        Self.equal(localName, name)
+    }
+
+    /// Whether the element is in the namespace whose URI is `namespace` (UTF-8, without NUL).
+    func isInNamespace(_ namespace: [UInt8]) -> Bool {
+        guard let uri else { return namespace.isEmpty }
+        return namespace.withUnsafeBufferPointer { wanted in
+            strlen(uri) == wanted.count && (wanted.isEmpty || memcmp(uri, wanted.baseAddress!, wanted.count) == 0)
+        }
+    }
+
+    var localNameString: String { String(cString: localName) }
+    var namespace: String { uri.map { String(cString: $0) } ?? "" }
+    var qualifiedName: String { prefix.map { String(cString: $0) + ":" + localNameString } ?? localNameString }
+
+    /// The `<` of the start tag; spanning the whole tag when it sits on one line.
+    var location: SourceLocation {
+        let tagStart = tagStart
+        var location = session.location(at: tagStart)
+        let tag = session.bytes(from: tagStart, to: contentStart)
+        if let column = location.column, !tag.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) {
+            location.endLine = location.line
+            location.endColumn = column + tag.withUnsafeBufferPointer(XLIFFLineMap.scalarCount)
+        }
+        return location
+    }
+
+    /// Just after the start tag's `>`: where the content starts.
+    var contentLocation: SourceLocation { session.location(at: contentStart) }
+
+    var tagStart: Int { session.tagStart(before: tagEnd) }
+
+    /// The value of the attribute `localName` in no namespace, without its location.
+    func attributeValue(_ localName: StaticString) -> String? {
+        attributeIndex(localName).map(value(at:))
+    }
+
+    /// The attribute `localName` in no namespace, with where its value is written.
+    func attribute(_ localName: StaticString) -> XLIFFAttribute? {
+        guard let index = attributeIndex(localName), let fields = attributes?.advanced(by: 5 * index) else { return nil }
+        let value = value(at: index)
+        let valueStart = fields[3]!
+        if valueStart >= parserBase && valueStart < parserCursor {
+            // libxml2 handed over the bytes as written: an offset back from its cursor.
+            let start = tagEnd - (parserCursor - valueStart)
+            let raw = session.bytes(from: start, to: start + (fields[4]! - valueStart))
+            let isVerbatim = !raw.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak)
+            return XLIFFAttribute(value: value, location: session.location(at: start), isVerbatim: isVerbatim)
+        }
+        // libxml2 normalized the value (a reference, a line break, non-ASCII text): find it
+        // in the tag as written.
+        let tagStart = tagStart
+        guard let written = session.writtenAttributeValue(String(describing: localName), tagStart: tagStart, tagEnd: tagEnd) else {
+            return XLIFFAttribute(value: value, location: location)
+        }
+        let raw = session.bytes(from: written.start, to: written.end)
+        let isVerbatim = !raw.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) && raw.isUTF8(of: value)
+        return XLIFFAttribute(value: value, location: session.location(at: written.start), isVerbatim: isVerbatim)
+    }
+
+    private func attributeIndex(_ localName: StaticString) -> Int? {
+        guard let attributes else { return nil }
+        for index in 0..<attributeCount {
+            let fields = attributes.advanced(by: 5 * index)
+            if fields[2] == nil, let name = fields[0], Self.equal(name, localName) { return index }
+        }
+        return nil
+    }
+
+    /// An attribute's value. Without entity substitution libxml2 keeps a referenced `&` as
+    /// `&#38;` in values it had to copy (all other references it expands), so that is undone.
+    private func value(at index: Int) -> String {
+        let fields = attributes!.advanced(by: 5 * index)
+        let start = fields[3]!
+        let bytes = UnsafeBufferPointer(start: start, count: fields[4]! - start)
+        let value = String(decoding: bytes, as: UTF8.self)
+        let isCopied = !(start >= parserBase && start < parserCursor)
+        return isCopied && bytes.contains(UInt8(ascii: "&")) ? value.replacing("&#38;", with: "&") : value
+    }
+
+    private static func equal(_ pointer: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {
+        name.withUTF8Buffer { wanted in
+            var index = 0
+            while index < wanted.count {
+                if pointer[index] != wanted[index] { return false }
+                index += 1
+            }
+            return pointer[index] == 0
+        }
     }
 }
 
@@ -55,13 +153,18 @@ struct XLIFFUnitCollector {
     private(set) var units: [TranslationUnit] = []
     private(set) var diagnostics: [Diagnostic] = []
     /// Set when the document turns out not to be XLIFF msgc reads; reading stops.
-    private(set) var fatal: Diagnostic?
+    private(set) var fatal: Diagnostic? {
+        didSet { hasFailed = fatal != nil }
+    }
+    /// Whether `fatal` is set: a test that does not copy the diagnostic, for every event.
+    private(set) var hasFailed = false
 
     private enum Context {
         case root, file, container, unit, part
     }
 
-    private var documentNamespace = ""
+    /// The root's namespace URI, as UTF-8.
+    private var documentNamespace: [UInt8] = []
     private var stack: [Context] = []
     /// Greater than zero inside a subtree msgc skips.
     private var skippedDepth = 0
@@ -93,8 +196,7 @@ struct XLIFFUnitCollector {
             startRoot(element)
             return
         }
-        let isCore = element.namespace == documentNamespace
-        let name = isCore ? element.localName : ""
+        let name = element.isInNamespace(documentNamespace) ? element.localNameString : ""
         switch (version, context, name) {
         case (.v1_2, .root, "file"):
             startFile12(element)
@@ -107,12 +209,12 @@ struct XLIFFUnitCollector {
             startUnit(element)
         case (.v2_0, .unit, "segment"), (.v2_0, .unit, "ignorable"):
             stack.append(.part)
-            unit?.parts.append(Part(isSegment: name == "segment", state: element.attribute("state")?.value))
+            unit?.parts.append(Part(isSegment: name == "segment", state: element.attributeValue("state")))
         case (.v1_2, .unit, "source"), (.v2_0, .part, "source"):
             capture = TextCapture(role: .source, element: element)
         case (.v1_2, .unit, "target"), (.v2_0, .part, "target"):
             capture = TextCapture(role: .target, element: element)
-            if version == .v1_2 { unit?.parts[0].state = element.attribute("state")?.value }
+            if version == .v1_2 { unit?.parts[0].state = element.attributeValue("state") }
         default:
             skippedDepth = 1
         }
@@ -123,14 +225,12 @@ struct XLIFFUnitCollector {
             skippedDepth -= 1
             return
         }
-        if var current = capture {
-            if !current.inline.isEmpty {
-                current.inline.removeLast()
-                capture = current
-                return
-            }
+        if capture != nil {
+            if capture!.popInline() { return }
+            // Taken out of `capture`, so that its arrays are not shared and copied on write.
+            var current = capture.take()!
+            current.text = String(decoding: current.bytes, as: UTF8.self)
             current.isVerbatim = isVerbatim(current, endOffset: contentEndOffset)
-            capture = nil
             finish(current)
             return
         }
@@ -141,9 +241,9 @@ struct XLIFFUnitCollector {
         }
     }
 
-    mutating func text(_ value: String) {
-        guard skippedDepth == 0, capture != nil, capture!.droppedDepth == 0 else { return }
-        capture!.text += value
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard skippedDepth == 0, capture?.droppedDepth == 0 else { return }
+        capture!.bytes.append(contentsOf: bytes)
     }
 
     /// Called once the whole document has been read without error.
@@ -159,11 +259,11 @@ struct XLIFFUnitCollector {
         stack.append(.root)
         rootLocation = element.location
         let namespace = element.namespace
-        guard element.localName == "xliff" else {
+        guard element.hasLocalName("xliff") else {
             fatal = XLIFFDiagnostics.notXLIFF(rootName: element.qualifiedName, namespace: namespace, at: element.location)
             return
         }
-        let declaredVersion = element.attribute("version")?.value ?? ""
+        let declaredVersion = element.attributeValue("version") ?? ""
         if Self.xliff12Namespaces.contains(namespace) || (namespace.isEmpty && declaredVersion.hasPrefix("1.")) {
             version = .v1_2
         } else if namespace == Self.xliff20Namespace {
@@ -177,7 +277,7 @@ struct XLIFFUnitCollector {
             fatal = XLIFFDiagnostics.notXLIFF(rootName: element.qualifiedName, namespace: namespace, at: element.location)
             return
         }
-        documentNamespace = namespace
+        documentNamespace = Array(namespace.utf8)
     }
 
     private mutating func startFile12(_ element: XLIFFElement) {
@@ -199,11 +299,11 @@ struct XLIFFUnitCollector {
 
     private mutating func startUnit(_ element: XLIFFElement) {
         stack.append(.unit)
-        var builder = UnitBuilder(location: element.location, elementName: element.localName)
+        var builder = UnitBuilder(location: element.location, elementName: element.localNameString)
         if version == .v1_2 {
             builder.id = nonEmpty(element.attribute("id"))
-            builder.isApproved = element.attribute("approved")?.value == "yes"
-            builder.isGettextHeader = element.attribute("restype")?.value == "x-gettext-domain-header"
+            builder.isApproved = element.attributeValue("approved") == "yes"
+            builder.isGettextHeader = element.attributeValue("restype") == "x-gettext-domain-header"
             builder.parts = [Part(isSegment: true, state: nil)]
         } else if let name = nonEmpty(element.attribute("name")) {
             builder.id = name
@@ -216,19 +316,19 @@ struct XLIFFUnitCollector {
     // MARK: - Text and inline markup
 
     private mutating func startInline(_ element: XLIFFElement) {
-        guard var current = capture else { return }
-        let isCore = element.namespace == documentNamespace
-        let kind = isCore ? Self.inlineKind(element.localName, version: version) : .code
+        guard var current = capture.take() else { return }
+        let isCore = element.isInNamespace(documentNamespace)
+        let kind = isCore ? Self.inlineKind(element.localNameString, version: version) : .code
         switch kind {
         case .annotation:
-            current.inline.append(false)
+            current.pushInline(dropsText: false)
         case .codePoint:
-            current.inline.append(false)
-            if current.droppedDepth == 0 { current.text.unicodeScalars.append(Self.decodeCodePoint(element.attribute("hex")?.value)) }
+            current.pushInline(dropsText: false)
+            if current.droppedDepth == 0 { current.bytes.append(contentsOf: Self.decodeCodePoint(element.attributeValue("hex")).utf8) }
         case .pairedCode, .code:
-            current.inline.append(kind == .code)
+            current.pushInline(dropsText: kind == .code)
             if current.role == .target {
-                current.markup.append(Located(isCore ? element.localName : element.qualifiedName, at: element.location))
+                current.markup.append(Located(isCore ? element.localNameString : element.qualifiedName, at: element.location))
             }
         }
         current.hasChildElements = true
@@ -266,7 +366,7 @@ struct XLIFFUnitCollector {
         guard !capture.hasChildElements, let start = capture.contentOffset, let endOffset, endOffset >= start,
               endOffset <= utf8.count else { return false }
         let raw = utf8[start..<endOffset]
-        return !raw.contains(UInt8(ascii: "\n")) && !raw.contains(UInt8(ascii: "\r")) && raw.isUTF8(of: capture.text)
+        return !raw.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) && raw.isSameBytes(as: capture.bytes)
     }
 
     private mutating func finish(_ capture: TextCapture) {
@@ -392,24 +492,38 @@ private struct TextCapture {
     enum Role { case source, target }
 
     var role: Role
+    /// The text as UTF-8 while it is read; `text` once the element ends.
+    var bytes: [UInt8] = []
     var text = ""
     var location: SourceLocation
     var contentOffset: Int?
     /// 2.0 `target/@order`.
     var order: Int?
     /// For each open inline element, whether it drops the text inside it.
-    var inline: [Bool] = []
+    private var inline: [Bool] = []
+    /// How many of the open inline elements drop their text.
+    private(set) var droppedDepth = 0
     var markup: [Located<String>] = []
     var hasChildElements = false
     var isVerbatim = false
 
-    var droppedDepth: Int { inline.count { $0 } }
+    mutating func pushInline(dropsText: Bool) {
+        inline.append(dropsText)
+        if dropsText { droppedDepth += 1 }
+    }
+
+    /// Closes the innermost open inline element; false when none is open.
+    mutating func popInline() -> Bool {
+        guard let dropsText = inline.popLast() else { return false }
+        if dropsText { droppedDepth -= 1 }
+        return true
+    }
 
     init(role: Role, element: XLIFFElement) {
         self.role = role
         self.location = element.contentLocation
-        self.contentOffset = element.contentOffset
-        self.order = element.attribute("order").flatMap { Int($0.value) }
+        self.contentOffset = element.contentStart
+        self.order = element.attributeValue("order").flatMap { Int($0) }
     }
 }
 
