@@ -47,39 +47,48 @@ public struct ContentTree: Sendable {
         var messages: [Message] = []
         let (sourcePaths, walkDiagnostics) = files(under: "messages", extensions: ["yaml", "yml"])
         diagnostics += walkDiagnostics
-        // Message sources, like XLIFF files below, are parsed independently: on every core, in path order.
-        let parsedSources = sourcePaths.concurrentMap { path -> ([Message], SourceFile?, [Diagnostic]) in
-            switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxSourceBytes) {
-            case .success(let bytes):
-                return MessageSourceParser.parse(bytes: bytes, path: path)
-            case .failure(let failure):
-                return ([], nil, [readFailure(failure, path: path)])
-            }
-        }
-        for (path, (parsed, source, sourceDiagnostics)) in zip(sourcePaths, parsedSources) {
-            messages += parsed
-            if let source { sources[path] = source }
-            diagnostics += sourceDiagnostics
-        }
-
         var translationFiles: [TranslationFile] = []
         let (xliffPaths, xliffWalkDiagnostics) = files(under: "translations", extensions: ["xliff", "xlf"])
         diagnostics += xliffWalkDiagnostics
-        // XLIFF files are read independently of each other too.
-        let readings = xliffPaths.concurrentMap { path -> (TranslationFile, [Diagnostic]) in
-            switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
-            case .success(let bytes):
-                return XLIFFReader.read(bytes: bytes, path: path)
-            case .failure(let failure):
-                let file = TranslationFile(
-                    path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
-                return (file, [readFailure(failure, path: path)])
+
+        // Message sources and XLIFF files are parsed independently of each other: on every
+        // core, as one list of jobs so that no core waits at the end of the first kind. XLIFF
+        // files are the larger and go first, so the small sources fill the last gaps.
+        let jobs = xliffPaths.map(ParseJob.xliff) + sourcePaths.map(ParseJob.source)
+        let results = jobs.concurrentMap { job -> ParseResult in
+            switch job {
+            case .source(let path):
+                switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxSourceBytes) {
+                case .success(let bytes):
+                    return .source(MessageSourceParser.parse(bytes: bytes, path: path))
+                case .failure(let failure):
+                    return .source(([], nil, [readFailure(failure, path: path)]))
+                }
+            case .xliff(let path):
+                switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
+                case .success(let bytes):
+                    return .xliff(XLIFFReader.read(bytes: bytes, path: path))
+                case .failure(let failure):
+                    let file = TranslationFile(
+                        path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
+                    return .xliff((file, [readFailure(failure, path: path)]))
+                }
             }
         }
-        for (file, fileDiagnostics) in readings {
-            translationFiles.append(file)
-            diagnostics += fileDiagnostics
+        // Diagnostics in the order the stages always gave them: sources, then XLIFF files.
+        var xliffDiagnostics: [Diagnostic] = []
+        for (job, result) in zip(jobs, results) {
+            switch result {
+            case .source(let (parsed, source, sourceDiagnostics)):
+                messages += parsed
+                if let source, case .source(let path) = job { sources[path] = source }
+                diagnostics += sourceDiagnostics
+            case .xliff(let (file, fileDiagnostics)):
+                translationFiles.append(file)
+                xliffDiagnostics += fileDiagnostics
+            }
         }
+        diagnostics += xliffDiagnostics
 
         let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"])
         var images: [String: ImageAsset] = [:]
@@ -228,4 +237,15 @@ public struct ContentTree: Sendable {
         var status = stat()
         return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
     }
+}
+
+/// One file for `ContentTree.load` to parse.
+private enum ParseJob: Sendable {
+    case source(String)
+    case xliff(String)
+}
+
+private enum ParseResult: Sendable {
+    case source(([Message], SourceFile?, [Diagnostic]))
+    case xliff((TranslationFile, [Diagnostic]))
 }

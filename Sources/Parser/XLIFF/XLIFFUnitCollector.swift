@@ -401,20 +401,21 @@ struct XLIFFUnitCollector {
         firstUnitLocations[id.value] = id.location
 
         let sources = builder.parts.compactMap(\.source)
-        let source = Located(sources.map(\.text).joined(), at: sources[0].location,
+        let source = Located(sources.count == 1 ? sources[0].text : sources.map(\.text).joined(), at: sources[0].location,
                              style: sources.count == 1 && sources[0].isVerbatim ? .plain : .opaque)
 
         let (state, rawState) = unitState(builder)
         let targets = builder.parts.compactMap(\.target)
         var target: Located<String>?
         if let first = targets.first, segments.allSatisfy({ $0.target != nil }) {
-            let text = orderedTargetText(builder.parts)
+            // One part (every 1.2 unit, most 2.0 ones) has its target's text as it is.
+            let text = builder.parts.count == 1 ? first.text : orderedTargetText(builder.parts)
             if !text.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
                 target = Located(text, at: first.location,
                                  style: builder.parts.count == 1 && first.isVerbatim ? .plain : .opaque)
             }
         }
-        let markup = targets.flatMap(\.markup)
+        let markup = targets.count == 1 ? targets[0].markup : targets.flatMap(\.markup)
         let translationUnit = TranslationUnit(
             id: id, source: source, target: target, state: target == nil ? .untranslated : state,
             rawState: rawState, inlineMarkup: markup, location: builder.location)

@@ -45,6 +45,7 @@ extension Msgc {
             try options.requireContentTree()
             let appleState = try StateOption.load(state, color: options.color, format: options.format)
             let compilation = Compilation.compile(root: options.contentURL)
+            ProcessLifetime.keepUntilExit(compilation)
             let plan = ReleasePlan(compilation: compilation)
             if compilation.hasIOFailure {
                 report(compilation.diagnostics, compilation)

@@ -64,6 +64,7 @@ extension Msgc {
             try CommonOptions.requireContentTree(at: content)
             let appleState = try StateOption.load(state, color: color)
             let compilation = Compilation.compile(root: URL(fileURLWithPath: content))
+            ProcessLifetime.keepUntilExit(compilation)
             if compilation.hasIOFailure {
                 let failures = compilation.diagnostics.filter { ParserDiagnostics.ioFailureCodes.contains($0.code) }
                 let prefix = content.hasSuffix("/") ? content : content + "/"

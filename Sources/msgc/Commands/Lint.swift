@@ -17,6 +17,7 @@ extension Msgc {
         func run() throws {
             try options.requireContentTree()
             let compilation = Compilation.compile(root: options.contentURL)
+            ProcessLifetime.keepUntilExit(compilation)
             let diagnostics = strict ? compilation.diagnostics.escalatingWarnings() : compilation.diagnostics
             Output.write(options.render(diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput), to: .standardOutput)
             if options.format == .human && !options.quiet {

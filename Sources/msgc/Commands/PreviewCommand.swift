@@ -33,6 +33,7 @@ extension Msgc {
         func run() throws {
             try options.requireContentTree()
             let compilation = Compilation.compile(root: options.contentURL)
+            ProcessLifetime.keepUntilExit(compilation)
             if compilation.hasIOFailure || compilation.catalog.config == nil {
                 let shown = compilation.diagnostics.filter { $0.severity == .error }
                 Output.write(options.render(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError), to: .standardError)
