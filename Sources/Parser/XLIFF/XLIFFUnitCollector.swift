@@ -174,7 +174,8 @@ struct XLIFFUnitCollector {
     private var firstFileLocation: SourceLocation?
     /// Whether the current 1.2 `<file>` agrees with the file's target language.
     private var isFileAccepted = true
-    private var firstUnitLocations: [String: SourceLocation] = [:]
+    /// The index in `units` of the first unit with each id.
+    private var firstUnits: [String: Int] = [:]
 
     init(path: String, utf8: [UInt8]) {
         self.path = path
@@ -235,8 +236,7 @@ struct XLIFFUnitCollector {
             return
         }
         guard let context = stack.popLast() else { return }
-        if context == .unit, let builder = unit {
-            unit = nil
+        if context == .unit, let builder = unit.take() {
             finishUnit(builder)
         }
     }
@@ -392,13 +392,13 @@ struct XLIFFUnitCollector {
             diagnostics.append(XLIFFDiagnostics.unitWithoutSource(id: id.value, at: builder.location))
             return
         }
-        if let first = firstUnitLocations[id.value] {
+        if let first = firstUnits[id.value].map({ units[$0].id.location }) {
             diagnostics.append(XLIFFDiagnostics.duplicateUnit(
                 id: id.value, firstLine: first.line, at: id.location.spanning(scalars: id.value.unicodeScalars.count),
                 first: first))
             return
         }
-        firstUnitLocations[id.value] = id.location
+        firstUnits[id.value] = units.count
 
         let sources = builder.parts.compactMap(\.source)
         let source = Located(sources.count == 1 ? sources[0].text : sources.map(\.text).joined(), at: sources[0].location,
@@ -416,13 +416,12 @@ struct XLIFFUnitCollector {
             }
         }
         let markup = targets.count == 1 ? targets[0].markup : targets.flatMap(\.markup)
-        let translationUnit = TranslationUnit(
+        units.append(TranslationUnit(
             id: id, source: source, target: target, state: target == nil ? .untranslated : state,
-            rawState: rawState, inlineMarkup: markup, location: builder.location)
-        units.append(translationUnit)
+            rawState: rawState, inlineMarkup: markup, location: builder.location))
 
         if let first = markup.first {
-            let subject = translationUnit.parsedID.map {
+            let subject = units[units.count - 1].parsedID.map {
                 Subject(product: $0.product, key: $0.key, locale: targetLanguage?.value)
             }
             diagnostics.append(XLIFFDiagnostics.inlineMarkup(
