@@ -28,11 +28,16 @@ public struct LintContext: Sendable {
     /// the localization's candidates and then of the fields. Made once here rather than by
     /// each of the dozen rules that walk it.
     let fieldTexts: [FieldText]
+    /// The PNG structure of every image file msgc could read, by path. Four image rules ask
+    /// about every use of an image, and a file is used by many messages: each is read once.
+    let pngs: [String: Result<PNGInfo, PNGProblem>]
 
     public init(catalog: Catalog, config: ProjectConfig, localization: Localization) {
         self.catalog = catalog
         self.config = config
         self.localization = localization
         self.fieldTexts = FieldText.all(in: localization)
+        let images = catalog.images.compactMap { path, asset in asset.bytes.map { (path, $0) } }
+        self.pngs = Dictionary(uniqueKeysWithValues: zip(images.map(\.0), images.concurrentMap { PNGReader.read($0.1) }))
     }
 }

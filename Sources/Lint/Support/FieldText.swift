@@ -1,19 +1,85 @@
 import Model
 
-/// One text a rule looks at: a field of a message in one locale, source or translated.
+/// One text a rule looks at: a field of a message in one locale, source or translated, with
+/// what one pass over its UTF-8 found.
 ///
-/// A class, not a struct: a dozen rules walk every one of these, and copying a struct that
-/// holds a whole `LocalizedMessage` retains each of its strings and arrays, which cost more
-/// than the rules' own work (BENCHMARKS.md). It is immutable, so sharing it changes nothing.
+/// A dozen rules look at every text. Each of them once walked the text on its own, and
+/// normalised it or scanned it for numbers again (BENCHMARKS.md); now the text is walked once,
+/// when the context is made, and each rule reads the results: the scalars any character rule
+/// may report (`notableScalars`, nearly always none), whether it is NFC, its lengths and its
+/// numbers. The rules still decide everything themselves, from these facts.
+///
+/// A class, not a struct: the rules share every one of these, and copying a struct that holds
+/// a whole `LocalizedMessage` retains each of its strings and arrays. It is immutable, so
+/// sharing it changes nothing.
 final class FieldText: Sendable {
     let localized: LocalizedMessage
     let field: MessageField
     let text: Located<String>
+    /// The same field of the same message in the source locale, for a translation whose
+    /// message has that candidate; nil for a source text.
+    let source: FieldText?
+    /// Every scalar of the text that `isNotable` picks, with its offset in scalars.
+    let notableScalars: [(offset: Int, scalar: Unicode.Scalar)]
+    /// Whether the text is in NFC, as `TextLength.isNFC` decides.
+    let isNFC: Bool
+    /// The text's scalars and UTF-16 units as written (after NFC too, when `isNFC`).
+    let scalarCount: Int
+    let utf16Count: Int
+    /// The numbers in the text, as `NumberScanner` finds them.
+    let numbers: [NumberToken]
 
-    init(localized: LocalizedMessage, field: MessageField, text: Located<String>) {
+    init(localized: LocalizedMessage, field: MessageField, text: Located<String>, source: FieldText?) {
         self.localized = localized
         self.field = field
         self.text = text
+        self.source = source
+        var notable: [(offset: Int, scalar: Unicode.Scalar)] = []
+        var scalarCount = 0
+        var utf16Count = 0
+        // Below U+0300 every scalar is NFC_Quick_Check=Yes with combining class 0, so a text
+        // made only of those is NFC without asking Unicode's tables.
+        var isBelowCombiningMarks = true
+        var hasDigit = false
+        var value = text.value
+        value.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let scalarValue = decodeUTF8Scalar(bytes, at: &index)
+                if scalarValue >= 0x300 { isBelowCombiningMarks = false }
+                if !hasDigit {
+                    hasDigit = scalarValue < 0x80
+                        ? scalarValue >= 0x30 && scalarValue <= 0x39
+                        : Unicode.Scalar(scalarValue).map { NumberScanner.mayBeDigit($0) && NumberScanner.digitValue($0) != nil } ?? false
+                }
+                if Self.isNotable(scalarValue), let scalar = Unicode.Scalar(scalarValue) { notable.append((scalarCount, scalar)) }
+                scalarCount += 1
+                utf16Count += scalarValue >= 0x10000 ? 2 : 1
+            }
+        }
+        self.notableScalars = notable
+        self.scalarCount = scalarCount
+        self.utf16Count = utf16Count
+        self.isNFC = isBelowCombiningMarks || TextLength.isNFC(text.value)
+        self.numbers = hasDigit ? NumberScanner.numbers(in: text.value) : []
+    }
+
+    /// Whether a character rule may report the scalar `value`: the union of what TXT002–TXT008
+    /// look for (controls, NEL, soft hyphen, the directional marks, embeddings, overrides and
+    /// isolates, the zero-width characters and joiners, line and paragraph separators, private
+    /// use, U+FFFD and the noncharacters). It may pick more than a rule wants, never less; a
+    /// test checks every rule's test against it for every scalar.
+    @inline(__always)
+    static func isNotable(_ value: UInt32) -> Bool {
+        if value < 0xAD { return value < 0x20 || (value >= 0x7F && value <= 0x9F) }
+        if value < 0xE000 {
+            switch value {
+            case 0xAD, 0x061C, 0x180E, 0x200B...0x200F, 0x2028...0x202E, 0x2060, 0x2066...0x2069: return true
+            default: return false
+            }
+        }
+        return value <= 0xF8FF || (0xFDD0...0xFDEF).contains(value) || value == 0xFEFF || value == 0xFFFD
+            || value & 0xFFFE == 0xFFFE || value >= 0xF0000
     }
 
     var isSource: Bool { localized.isSource }
@@ -27,33 +93,29 @@ final class FieldText: Sendable {
     var displayName: String { isSource ? field.displayName : "\(locale) \(field.displayName)" }
 
     /// The scalars of the text that `isWanted` picks, each with its offset in scalars.
+    /// `isWanted` must pick only scalars that `isNotable` picks: it is asked about those alone.
     @inline(__always)
     func scalars(where isWanted: (Unicode.Scalar) -> Bool) -> [(offset: Int, scalar: Unicode.Scalar)] {
-        text.value.scalars(where: isWanted)
+        notableScalars.isEmpty ? [] : notableScalars.filter { isWanted($0.scalar) }
     }
-}
 
-extension String {
-    /// The scalars that `isWanted` picks, each with its offset in scalars.
-    ///
-    /// Rules look for rare characters in every text, and walking `unicodeScalars` costs about
-    /// fifty instructions a scalar (BENCHMARKS.md): this decodes the UTF-8 in one plain loop
-    /// (a Swift string is always valid UTF-8) and allocates nothing when, as usual, there is
-    /// nothing to find.
-    @inline(__always)
-    func scalars(where isWanted: (Unicode.Scalar) -> Bool) -> [(offset: Int, scalar: Unicode.Scalar)] {
-        var found: [(offset: Int, scalar: Unicode.Scalar)] = []
-        var text = self
-        text.withUTF8 { bytes in
-            var index = 0
-            var offset = 0
-            while index < bytes.count {
-                let value = decodeUTF8Scalar(bytes, at: &index)
-                if let scalar = Unicode.Scalar(value), isWanted(scalar) { found.append((offset, scalar)) }
-                offset += 1
-            }
+    /// The text's count in `measure` after NFC, as `TextLength.count` gives it, from the counts
+    /// already made when the text is NFC.
+    func count(in measure: LengthMeasure) -> Int {
+        guard isNFC else { return TextLength.count(text.value, in: measure) }
+        switch measure {
+        case .graphemes: return text.value.count
+        case .scalars: return scalarCount
+        case .utf16: return utf16Count
+        case .utf8: return text.value.utf8.count
         }
-        return found
+    }
+
+    /// Whether this text and `other` are the same after NFC. Two NFC texts are the same exactly
+    /// when their bytes are, which spares the canonical-equivalence comparison of `==`.
+    func isSameAfterNFC(as other: FieldText) -> Bool {
+        guard isNFC, other.isNFC else { return TextLength.nfc(text.value) == TextLength.nfc(other.text.value) }
+        return text.value.utf8.count == other.text.value.utf8.count && text.value.utf8.elementsEqual(other.text.value.utf8)
     }
 }
 
@@ -82,10 +144,36 @@ func decodeUTF8Scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) 
 extension FieldText {
     /// Every field of every message in every locale that has all its texts, in the order of
     /// the localization's candidates and then of the fields (`LintContext.fieldTexts`).
+    ///
+    /// The source-locale texts are made first, so that each translation can point at its
+    /// source's (whose numbers and NFC form it is compared with in every locale); then the
+    /// candidates are walked in chunks on every core, and the chunks joined in order.
     static func all(in localization: Localization) -> [FieldText] {
-        localization.candidates.flatMap { localized in
-            localized.texts.keys.sorted().map { FieldText(localized: localized, field: $0, text: localized.texts[$0]!) }
+        let candidates = localization.candidates
+        // Keyed by where the message starts; each translation checks that the text it gets is
+        // its message's source text, so that two messages at one place (a hand-made catalog)
+        // never lend each other their sources.
+        var sources: [SourceLocation: [MessageField: FieldText]] = [:]
+        for localized in candidates where localized.isSource && sources[localized.message.location] == nil {
+            var fields: [MessageField: FieldText] = [:]
+            for (field, text) in localized.texts {
+                fields[field] = FieldText(localized: localized, field: field, text: text, source: nil)
+            }
+            sources[localized.message.location] = fields
         }
+        let sharedSources = sources
+        let chunkSize = 64
+        return Array(stride(from: 0, to: candidates.count, by: chunkSize)).concurrentMap { start in
+            var texts: [FieldText] = []
+            for localized in candidates[start..<min(start + chunkSize, candidates.count)] {
+                let fields = localized.isSource ? nil : sharedSources[localized.message.location]
+                for field in localized.texts.keys.sorted() {
+                    let source = fields?[field].flatMap { $0.text.value == localized.message.text(of: field)?.value ? $0 : nil }
+                    texts.append(FieldText(localized: localized, field: field, text: localized.texts[field]!, source: source))
+                }
+            }
+            return texts
+        }.flatMap { $0 }
     }
 }
 

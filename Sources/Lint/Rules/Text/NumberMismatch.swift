@@ -23,9 +23,10 @@ struct NumberMismatch: LintRule {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts where !item.isSource {
             guard let source = context.sourceText(of: item) else { continue }
-            var unmatchedSource = NumberScanner.numbers(in: source.value)
+            // A source's numbers are found once, not again in every locale.
+            var unmatchedSource = item.source?.numbers ?? NumberScanner.numbers(in: source.value)
             var extra: [NumberToken] = []
-            for token in NumberScanner.numbers(in: item.text.value) {
+            for token in item.numbers {
                 if let index = unmatchedSource.firstIndex(where: { $0.value == token.value && $0.isPercent == token.isPercent }) {
                     unmatchedSource.remove(at: index)
                 } else {

@@ -33,7 +33,7 @@ struct TranslationIdenticalToSource: LintRule {
         // The text comparison comes before the locale's language, which allocates.
         return context.fieldTexts.compactMap { (item: FieldText) -> Diagnostic? in
             guard !item.isSource, let source = context.sourceText(of: item),
-                  TextLength.nfc(item.text.value) == TextLength.nfc(source.value),
+                  item.source.map(item.isSameAfterNFC) ?? (TextLength.nfc(item.text.value) == TextLength.nfc(source.value)),
                   Self.language(of: item.locale) != sourceLanguage, !Self.isSameByNature(source.value)
             else { return nil }
             return diagnose(
