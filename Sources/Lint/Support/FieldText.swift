@@ -45,14 +45,26 @@ final class FieldText: Sendable {
         value.withUTF8 { bytes in
             var index = 0
             while index < bytes.count {
+                let byte = bytes[index]
+                // ASCII, most of most texts, in a few comparisons.
+                if byte < 0x80 {
+                    index += 1
+                    if byte < 0x20 || byte == 0x7F {
+                        notable.append((scalarCount, Unicode.Scalar(byte)))
+                    } else if byte &- 0x30 < 10 {
+                        hasDigit = true
+                    }
+                    scalarCount += 1
+                    utf16Count += 1
+                    continue
+                }
                 let scalarValue = decodeUTF8Scalar(bytes, at: &index)
                 if scalarValue >= 0x300 { isBelowCombiningMarks = false }
-                if !hasDigit {
-                    hasDigit = scalarValue < 0x80
-                        ? scalarValue >= 0x30 && scalarValue <= 0x39
-                        : Unicode.Scalar(scalarValue).map { NumberScanner.mayBeDigit($0) && NumberScanner.digitValue($0) != nil } ?? false
+                // Always a scalar: valid UTF-8 never decodes to a surrogate.
+                if let scalar = Unicode.Scalar(scalarValue) {
+                    if Self.isNotable(scalarValue) { notable.append((scalarCount, scalar)) }
+                    if !hasDigit, NumberScanner.digitValue(scalar) != nil { hasDigit = true }
                 }
-                if Self.isNotable(scalarValue), let scalar = Unicode.Scalar(scalarValue) { notable.append((scalarCount, scalar)) }
                 scalarCount += 1
                 utf16Count += scalarValue >= 0x10000 ? 2 : 1
             }
