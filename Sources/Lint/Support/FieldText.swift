@@ -13,7 +13,8 @@ import Model
 /// a whole `LocalizedMessage` retains each of its strings and arrays. It is immutable, so
 /// sharing it changes nothing.
 final class FieldText: Sendable {
-    let localized: LocalizedMessage
+    /// The candidate the text belongs to, shared by all its fields.
+    let candidate: Candidate
     let field: MessageField
     let text: Located<String>
     /// The same field of the same message in the source locale, for a translation whose
@@ -29,17 +30,16 @@ final class FieldText: Sendable {
     /// The numbers in the text, as `NumberScanner` finds them.
     let numbers: [NumberToken]
 
-    init(localized: LocalizedMessage, field: MessageField, text: Located<String>, source: FieldText?) {
-        self.localized = localized
+    init(candidate: Candidate, field: MessageField, text: Located<String>, source: FieldText?) {
+        self.candidate = candidate
         self.field = field
         self.text = text
         self.source = source
         var notable: [(offset: Int, scalar: Unicode.Scalar)] = []
         var scalarCount = 0
         var utf16Count = 0
-        // Below U+0300 every scalar is NFC_Quick_Check=Yes with combining class 0, so a text
-        // made only of those is NFC without asking Unicode's tables.
-        var isBelowCombiningMarks = true
+        // A text made only of scalars that `isNFCInert` picks is NFC without asking Unicode's tables.
+        var isNFCInertOnly = true
         var hasDigit = false
         var value = text.value
         value.withUTF8 { bytes in
@@ -59,7 +59,7 @@ final class FieldText: Sendable {
                     continue
                 }
                 let scalarValue = decodeUTF8Scalar(bytes, at: &index)
-                if scalarValue >= 0x300 { isBelowCombiningMarks = false }
+                if isNFCInertOnly && !Self.isNFCInert(scalarValue) { isNFCInertOnly = false }
                 // Always a scalar: valid UTF-8 never decodes to a surrogate.
                 if let scalar = Unicode.Scalar(scalarValue) {
                     if Self.isNotable(scalarValue) { notable.append((scalarCount, scalar)) }
@@ -72,7 +72,7 @@ final class FieldText: Sendable {
         self.notableScalars = notable
         self.scalarCount = scalarCount
         self.utf16Count = utf16Count
-        self.isNFC = isBelowCombiningMarks || TextLength.isNFC(text.value)
+        self.isNFC = isNFCInertOnly || TextLength.isNFC(text.value)
         self.numbers = hasDigit ? NumberScanner.numbers(in: text.value) : []
     }
 
@@ -94,8 +94,29 @@ final class FieldText: Sendable {
             || value & 0xFFFE == 0xFFFE || value >= 0xF0000
     }
 
-    var isSource: Bool { localized.isSource }
-    var locale: String { localized.locale }
+    /// Whether the scalar `value` is NFC_Quick_Check=Yes with canonical combining class 0, in
+    /// the blocks most text is written in: Latin to U+02FF, Greek, Cyrillic, Hebrew and Arabic
+    /// letters, Vietnamese letters, punctuation, CJK, kana, Hangul syllables, full-width forms
+    /// and emoji. Such a scalar neither changes under NFC nor reorders with its neighbours, so a
+    /// text of only these is NFC; any other scalar sends the text to `TextLength.isNFC`. A test
+    /// checks every scalar it picks against the standard library's Unicode data.
+    @inline(__always)
+    static func isNFCInert(_ value: UInt32) -> Bool {
+        switch value {
+        case 0...0x2FF, 0x388...0x3FF, 0x400...0x482, 0x48A...0x52F, 0x5D0...0x5F4, 0x60C, 0x61B, 0x61F, 0x620...0x64A,
+             0x660...0x66F, 0x1E00...0x1EFF, 0x2002...0x2027, 0x2030...0x205E, 0x20A0...0x20C0, 0x2100...0x2125,
+             0x3000...0x3029, 0x3030...0x303F, 0x3041...0x3096, 0x309B...0x30FF, 0x4E00...0x9FFF, 0xAC00...0xD7A3,
+             0xFE10...0xFE19, 0xFF01...0xFFEE, 0x1F000...0x1FAFF:
+            true
+        default:
+            false
+        }
+    }
+
+    /// The candidate's message in its locale.
+    var localized: LocalizedMessage { candidate.localized }
+    var isSource: Bool { candidate.localized.isSource }
+    var locale: String { candidate.localized.locale }
 
     /// A finding on the source text concerns every locale, so it names none; a finding on a
     /// translation names its locale, so that a build leaves only that locale out.
@@ -128,6 +149,16 @@ final class FieldText: Sendable {
     func isSameAfterNFC(as other: FieldText) -> Bool {
         guard isNFC, other.isNFC else { return TextLength.nfc(text.value) == TextLength.nfc(other.text.value) }
         return text.value.utf8.count == other.text.value.utf8.count && text.value.utf8.elementsEqual(other.text.value.utf8)
+    }
+}
+
+/// A candidate of the localization in a box that its fields' FieldTexts share: each FieldText
+/// would otherwise hold its own copy of the LocalizedMessage and its whole Message.
+final class Candidate: Sendable {
+    let localized: LocalizedMessage
+
+    init(_ localized: LocalizedMessage) {
+        self.localized = localized
     }
 }
 
@@ -167,9 +198,10 @@ extension FieldText {
         // never lend each other their sources.
         var sources: [SourceLocation: [MessageField: FieldText]] = [:]
         for localized in candidates where localized.isSource && sources[localized.message.location] == nil {
+            let candidate = Candidate(localized)
             var fields: [MessageField: FieldText] = [:]
             for (field, text) in localized.texts {
-                fields[field] = FieldText(localized: localized, field: field, text: text, source: nil)
+                fields[field] = FieldText(candidate: candidate, field: field, text: text, source: nil)
             }
             sources[localized.message.location] = fields
         }
@@ -177,11 +209,13 @@ extension FieldText {
         let chunkSize = 64
         return Array(stride(from: 0, to: candidates.count, by: chunkSize)).concurrentMap { start in
             var texts: [FieldText] = []
-            for localized in candidates[start..<min(start + chunkSize, candidates.count)] {
+            for index in start..<min(start + chunkSize, candidates.count) {
+                let candidate = Candidate(candidates[index])
+                let localized = candidate.localized
                 let fields = localized.isSource ? nil : sharedSources[localized.message.location]
                 for field in localized.texts.keys.sorted() {
                     let source = fields?[field].flatMap { $0.text.value == localized.message.text(of: field)?.value ? $0 : nil }
-                    texts.append(FieldText(localized: localized, field: field, text: localized.texts[field]!, source: source))
+                    texts.append(FieldText(candidate: candidate, field: field, text: localized.texts[field]!, source: source))
                 }
             }
             return texts

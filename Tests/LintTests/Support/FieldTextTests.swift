@@ -21,8 +21,22 @@ import Testing
         }
     }
 
+    /// A text made only of scalars `isNFCInert` picks is taken as NFC unchecked: each of them
+    /// must pass the NFC quick check and have combining class 0, so that none changes or
+    /// reorders under NFC whatever its neighbours.
+    @Test func nfcInertScalarsAreQuickCheckYesWithCombiningClassZero() {
+        for value in UInt32(0)...0x10FFFF where FieldText.isNFCInert(value) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let isInert = String(Character(scalar)).passesNFCQuickCheck && scalar.properties.canonicalCombiningClass == .notReordered
+            #expect(isInert, "U+\(String(value, radix: 16, uppercase: true)) changes or reorders under NFC")
+        }
+    }
+
     @Test func countsAndNFCAgreeWithTextLength() {
-        let texts = ["Stay with Premium", "Caf\u{E9} 👨‍👩‍👧", "Cafe\u{301}", "\u{1100}\u{1161}", "مرحبا ٥٠٪", "", "\u{2028}\t\u{F8FF}"]
+        let texts = [
+            "Stay with Premium", "Caf\u{E9} 👨‍👩‍👧", "Cafe\u{301}", "\u{1100}\u{1161}", "مرحبا ٥٠٪", "", "\u{2028}\t\u{F8FF}",
+            "Ở lại với Premium", "プレミアムを続ける", "\u{30AB}\u{3099}", "프리미엄 유지", "\u{387}", "สมาชิกพรีเมียม",
+        ]
         let context = LintFixture.context(messages: texts.map { LintFixture.message(header: $0) })
         for item in context.fieldTexts where item.field == .header {
             #expect(item.isNFC == TextLength.isNFC(item.text.value), "\(item.text.value)")
