@@ -10,4 +10,12 @@ import Testing
     func linesAreTheCharacterSplit(text: String) {
         #expect(YAMLDocument.lines(of: text) == text.split(separator: "\n", omittingEmptySubsequences: false))
     }
+
+    @Test(arguments: [
+        ("\"Stay\" # note", "\"Stay\""), ("abc", "abc"), ("abc", "abcd"), ("", ""), ("e\u{301}x", "e"), ("\u{E9}", "e\u{301}"),
+        ("a\r\nb", "a\r"), ("\"x\"\u{301}", "\"x\""), ("🎉 ok", "🎉"), ("'it''s'", "'it'"), ("\u{600}a", "\u{600}"), ("ab", ""),
+    ])
+    func prefixIsDecidedAsCharactersDecideIt(text: String, prefix: String) {
+        #expect(YAMLDocument.hasPrefix(Substring(text), prefix) == Substring(text).hasPrefix(prefix))
+    }
 }
