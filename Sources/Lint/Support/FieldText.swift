@@ -35,45 +35,13 @@ final class FieldText: Sendable {
         self.field = field
         self.text = text
         self.source = source
-        var notable: [(offset: Int, scalar: Unicode.Scalar)] = []
-        var scalarCount = 0
-        var utf16Count = 0
-        // A text made only of scalars that `isNFCInert` picks is NFC without asking Unicode's tables.
-        var isNFCInertOnly = true
-        var hasDigit = false
         var value = text.value
-        value.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                // ASCII, most of most texts, in a few comparisons.
-                if byte < 0x80 {
-                    index += 1
-                    if byte < 0x20 || byte == 0x7F {
-                        notable.append((scalarCount, Unicode.Scalar(byte)))
-                    } else if byte &- 0x30 < 10 {
-                        hasDigit = true
-                    }
-                    scalarCount += 1
-                    utf16Count += 1
-                    continue
-                }
-                let scalarValue = decodeUTF8Scalar(bytes, at: &index)
-                if isNFCInertOnly && !Self.isNFCInert(scalarValue) { isNFCInertOnly = false }
-                // Always a scalar: valid UTF-8 never decodes to a surrogate.
-                if let scalar = Unicode.Scalar(scalarValue) {
-                    if Self.isNotable(scalarValue) { notable.append((scalarCount, scalar)) }
-                    if !hasDigit, NumberScanner.digitValue(scalar) != nil { hasDigit = true }
-                }
-                scalarCount += 1
-                utf16Count += scalarValue >= 0x10000 ? 2 : 1
-            }
-        }
-        self.notableScalars = notable
-        self.scalarCount = scalarCount
-        self.utf16Count = utf16Count
-        self.isNFC = isNFCInertOnly || TextLength.isNFC(text.value)
-        self.numbers = hasDigit ? NumberScanner.numbers(in: text.value) : []
+        let scan = value.withUTF8(TextScan.init)
+        self.notableScalars = scan.notable
+        self.scalarCount = scan.scalarCount
+        self.utf16Count = scan.utf16Count
+        self.isNFC = scan.isNFCInertOnly || TextLength.isNFC(text.value)
+        self.numbers = scan.hasDigit ? NumberScanner.numbers(in: text.value) : []
     }
 
     /// Whether a character rule may report the scalar `value`: the union of what TXT002–TXT008
@@ -149,6 +117,56 @@ final class FieldText: Sendable {
     func isSameAfterNFC(as other: FieldText) -> Bool {
         guard isNFC, other.isNFC else { return TextLength.nfc(text.value) == TextLength.nfc(other.text.value) }
         return text.value.utf8.count == other.text.value.utf8.count && text.value.utf8.elementsEqual(other.text.value.utf8)
+    }
+}
+
+/// What one pass over a text's UTF-8 finds, for `FieldText`. Its own type, with the loop's
+/// state in locals, so that the state lives in registers rather than in the variables a
+/// closure would capture.
+private struct TextScan {
+    var notable: [(offset: Int, scalar: Unicode.Scalar)] = []
+    var scalarCount = 0
+    var utf16Count = 0
+    /// Whether every scalar is one `FieldText.isNFCInert` picks: then the text is NFC.
+    var isNFCInertOnly = true
+    var hasDigit = false
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var notable: [(offset: Int, scalar: Unicode.Scalar)] = []
+        var scalarCount = 0
+        var utf16Count = 0
+        var isNFCInertOnly = true
+        var hasDigit = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            // ASCII, most of most texts, in a few comparisons.
+            if byte < 0x80 {
+                index += 1
+                if byte < 0x20 || byte == 0x7F {
+                    notable.append((scalarCount, Unicode.Scalar(byte)))
+                } else if byte &- 0x30 < 10 {
+                    hasDigit = true
+                }
+                scalarCount += 1
+                utf16Count += 1
+                continue
+            }
+            let scalarValue = decodeUTF8Scalar(bytes, at: &index)
+            if isNFCInertOnly && !FieldText.isNFCInert(scalarValue) { isNFCInertOnly = false }
+            // Always a scalar: valid UTF-8 never decodes to a surrogate.
+            if let scalar = Unicode.Scalar(scalarValue) {
+                if FieldText.isNotable(scalarValue) { notable.append((scalarCount, scalar)) }
+                if !hasDigit, NumberScanner.digitValue(scalar) != nil { hasDigit = true }
+            }
+            scalarCount += 1
+            utf16Count += scalarValue >= 0x10000 ? 2 : 1
+        }
+        self.notable = notable
+        self.scalarCount = scalarCount
+        self.utf16Count = utf16Count
+        self.isNFCInertOnly = isNFCInertOnly
+        self.hasDigit = hasDigit
     }
 }
 
