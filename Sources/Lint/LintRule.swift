@@ -1,3 +1,4 @@
+import LanguageTags
 import Model
 
 /// One check over the catalog. A rule returns findings; it never reads files, prints,
@@ -28,11 +29,20 @@ public struct LintContext: Sendable {
     /// the localization's candidates and then of the fields. Made once here rather than by
     /// each of the dozen rules that walk it.
     let fieldTexts: [FieldText]
+    /// The PNG structure of every image file msgc could read, by path. Four image rules ask
+    /// about every use of an image, and a file is used by many messages: each is read once.
+    let pngs: [String: Result<PNGInfo, PNGProblem>]
+    /// Every place that writes a locale tag, with what is wrong with the tag. Five locale rules
+    /// report from this, each a kind of finding: the tags are checked once.
+    let localeTagFindings: [(site: LocaleTagSite, findings: [LanguageTagFinding])]
 
     public init(catalog: Catalog, config: ProjectConfig, localization: Localization) {
         self.catalog = catalog
         self.config = config
         self.localization = localization
         self.fieldTexts = FieldText.all(in: localization)
+        let images = catalog.images.compactMap { path, asset in asset.bytes.map { (path, $0) } }
+        self.pngs = Dictionary(uniqueKeysWithValues: zip(images.map(\.0), images.concurrentMap { PNGReader.read($0.1) }))
+        self.localeTagFindings = LocaleTagSite.all(in: catalog, config: config).map { ($0, $0.findings(config: config)) }
     }
 }

@@ -56,7 +56,47 @@ struct YAMLDocument {
         self.path = path
         self.source = source
         self.root = root
-        self.lines = source.text.split(separator: "\n", omittingEmptySubsequences: false)
+        self.lines = Self.lines(of: source.text)
+    }
+
+    /// `text.hasPrefix(prefix)`, which compares Characters, settled from the bytes when they can
+    /// settle it: every value of a message source is checked, and walking grapheme clusters
+    /// cost more than the rest of reading the file. When `text` starts with the bytes of
+    /// `prefix` and either ends there or has an ASCII byte there after an ASCII byte (not a
+    /// line feed after a carriage return), a Character boundary falls there, so the Characters
+    /// match too. Anything else is left to `hasPrefix`.
+    static func hasPrefix(_ text: Substring, _ prefix: String) -> Bool {
+        let textBytes = text.utf8
+        let prefixBytes = prefix.utf8
+        guard let last = prefixBytes.last, textBytes.starts(with: prefixBytes) else { return text.hasPrefix(prefix) }
+        let end = textBytes.index(textBytes.startIndex, offsetBy: prefixBytes.count)
+        if end == textBytes.endIndex { return true }
+        let next = textBytes[end]
+        if last < 0x80 && next < 0x80 && !(last == UInt8(ascii: "\r") && next == UInt8(ascii: "\n")) { return true }
+        return text.hasPrefix(prefix)
+    }
+
+    /// The text split at every "\n" Character, as `split(separator: "\n")` splits it, from the
+    /// UTF-8 bytes: that walks grapheme clusters, which cost more than the rest of this type.
+    /// A line feed is a Character of its own except after a carriage return ("\r\n" is one
+    /// Character), so a line feed splits the text unless a carriage return comes just before.
+    static func lines(of text: String) -> [Substring] {
+        let utf8 = text.utf8
+        var lines: [Substring] = []
+        var lineStart = utf8.startIndex
+        var previous: UInt8 = 0
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "\n") && previous != UInt8(ascii: "\r") {
+                lines.append(Substring(utf8[lineStart..<index]))
+                lineStart = utf8.index(after: index)
+            }
+            previous = byte
+            index = utf8.index(after: index)
+        }
+        lines.append(Substring(utf8[lineStart..<utf8.endIndex]))
+        return lines
     }
 
     /// A conservative estimate of nesting: indentation, block-sequence dashes and open flow
@@ -132,10 +172,10 @@ struct YAMLDocument {
         let value = scalar.string
         let style: ScalarStyle
         switch scalar.style {
-        case .plain where Substring(rest).hasPrefix(value):
+        case .plain where Self.hasPrefix(Substring(rest), value):
             style = .plain
-        case .singleQuoted where Substring(rest).hasPrefix("'" + value + "'"),
-             .doubleQuoted where Substring(rest).hasPrefix("\"" + value + "\""):
+        case .singleQuoted where Self.hasPrefix(Substring(rest), "'" + value + "'"),
+             .doubleQuoted where Self.hasPrefix(Substring(rest), "\"" + value + "\""):
             style = .quoted(hasEscapes: false)
         case .singleQuoted, .doubleQuoted:
             style = .quoted(hasEscapes: true)

@@ -1,23 +1,90 @@
 import Model
 
-/// One text a rule looks at: a field of a message in one locale, source or translated.
+/// One text a rule looks at: a field of a message in one locale, source or translated, with
+/// what one pass over its UTF-8 found.
 ///
-/// A class, not a struct: a dozen rules walk every one of these, and copying a struct that
-/// holds a whole `LocalizedMessage` retains each of its strings and arrays, which cost more
-/// than the rules' own work (BENCHMARKS.md). It is immutable, so sharing it changes nothing.
+/// A dozen rules look at every text. Each of them once walked the text on its own, and
+/// normalised it or scanned it for numbers again (BENCHMARKS.md); now the text is walked once,
+/// when the context is made, and each rule reads the results: the scalars any character rule
+/// may report (`notableScalars`, nearly always none), whether it is NFC, its lengths and its
+/// numbers. The rules still decide everything themselves, from these facts.
+///
+/// A class, not a struct: the rules share every one of these, and copying a struct that holds
+/// a whole `LocalizedMessage` retains each of its strings and arrays. It is immutable, so
+/// sharing it changes nothing.
 final class FieldText: Sendable {
-    let localized: LocalizedMessage
+    /// The candidate the text belongs to, shared by all its fields.
+    let candidate: Candidate
     let field: MessageField
     let text: Located<String>
+    /// The same field of the same message in the source locale, for a translation whose
+    /// message has that candidate; nil for a source text.
+    let source: FieldText?
+    /// Every scalar of the text that `isNotable` picks, with its offset in scalars.
+    let notableScalars: [(offset: Int, scalar: Unicode.Scalar)]
+    /// Whether the text is in NFC, as `TextLength.isNFC` decides.
+    let isNFC: Bool
+    /// The text's scalars and UTF-16 units as written (after NFC too, when `isNFC`).
+    let scalarCount: Int
+    let utf16Count: Int
+    /// The numbers in the text, as `NumberScanner` finds them.
+    let numbers: [NumberToken]
 
-    init(localized: LocalizedMessage, field: MessageField, text: Located<String>) {
-        self.localized = localized
+    init(candidate: Candidate, field: MessageField, text: Located<String>, source: FieldText?) {
+        self.candidate = candidate
         self.field = field
         self.text = text
+        self.source = source
+        var value = text.value
+        let scan = value.withUTF8(TextScan.init)
+        self.notableScalars = scan.notable
+        self.scalarCount = scan.scalarCount
+        self.utf16Count = scan.utf16Count
+        self.isNFC = scan.isNFCInertOnly || TextLength.isNFC(text.value)
+        self.numbers = scan.hasDigit ? NumberScanner.numbers(in: text.value) : []
     }
 
-    var isSource: Bool { localized.isSource }
-    var locale: String { localized.locale }
+    /// Whether a character rule may report the scalar `value`: the union of what TXT002–TXT008
+    /// look for (controls, NEL, soft hyphen, the directional marks, embeddings, overrides and
+    /// isolates, the zero-width characters and joiners, line and paragraph separators, private
+    /// use, U+FFFD and the noncharacters). It may pick more than a rule wants, never less; a
+    /// test checks every rule's test against it for every scalar.
+    @inline(__always)
+    static func isNotable(_ value: UInt32) -> Bool {
+        if value < 0xAD { return value < 0x20 || (value >= 0x7F && value <= 0x9F) }
+        if value < 0xE000 {
+            switch value {
+            case 0xAD, 0x061C, 0x180E, 0x200B...0x200F, 0x2028...0x202E, 0x2060, 0x2066...0x2069: return true
+            default: return false
+            }
+        }
+        return value <= 0xF8FF || (0xFDD0...0xFDEF).contains(value) || value == 0xFEFF || value == 0xFFFD
+            || value & 0xFFFE == 0xFFFE || value >= 0xF0000
+    }
+
+    /// Whether the scalar `value` is NFC_Quick_Check=Yes with canonical combining class 0, in
+    /// the blocks most text is written in: Latin to U+02FF, Greek, Cyrillic, Hebrew and Arabic
+    /// letters, Vietnamese letters, punctuation, CJK, kana, Hangul syllables, full-width forms
+    /// and emoji. Such a scalar neither changes under NFC nor reorders with its neighbours, so a
+    /// text of only these is NFC; any other scalar sends the text to `TextLength.isNFC`. A test
+    /// checks every scalar it picks against the standard library's Unicode data.
+    @inline(__always)
+    static func isNFCInert(_ value: UInt32) -> Bool {
+        switch value {
+        case 0...0x2FF, 0x388...0x3FF, 0x400...0x482, 0x48A...0x52F, 0x5D0...0x5F4, 0x60C, 0x61B, 0x61F, 0x620...0x64A,
+             0x660...0x66F, 0x1E00...0x1EFF, 0x2002...0x2027, 0x2030...0x205E, 0x20A0...0x20C0, 0x2100...0x2125,
+             0x3000...0x3029, 0x3030...0x303F, 0x3041...0x3096, 0x309B...0x30FF, 0x4E00...0x9FFF, 0xAC00...0xD7A3,
+             0xFE10...0xFE19, 0xFF01...0xFFEE, 0x1F000...0x1FAFF:
+            true
+        default:
+            false
+        }
+    }
+
+    /// The candidate's message in its locale.
+    var localized: LocalizedMessage { candidate.localized }
+    var isSource: Bool { candidate.localized.isSource }
+    var locale: String { candidate.localized.locale }
 
     /// A finding on the source text concerns every locale, so it names none; a finding on a
     /// translation names its locale, so that a build leaves only that locale out.
@@ -27,33 +94,89 @@ final class FieldText: Sendable {
     var displayName: String { isSource ? field.displayName : "\(locale) \(field.displayName)" }
 
     /// The scalars of the text that `isWanted` picks, each with its offset in scalars.
+    /// `isWanted` must pick only scalars that `isNotable` picks: it is asked about those alone.
     @inline(__always)
     func scalars(where isWanted: (Unicode.Scalar) -> Bool) -> [(offset: Int, scalar: Unicode.Scalar)] {
-        text.value.scalars(where: isWanted)
+        notableScalars.isEmpty ? [] : notableScalars.filter { isWanted($0.scalar) }
+    }
+
+    /// The text's count in `measure` after NFC, as `TextLength.count` gives it, from the counts
+    /// already made when the text is NFC.
+    func count(in measure: LengthMeasure) -> Int {
+        guard isNFC else { return TextLength.count(text.value, in: measure) }
+        switch measure {
+        case .graphemes: return text.value.count
+        case .scalars: return scalarCount
+        case .utf16: return utf16Count
+        case .utf8: return text.value.utf8.count
+        }
+    }
+
+    /// Whether this text and `other` are the same after NFC. Two NFC texts are the same exactly
+    /// when their bytes are, which spares the canonical-equivalence comparison of `==`.
+    func isSameAfterNFC(as other: FieldText) -> Bool {
+        guard isNFC, other.isNFC else { return TextLength.nfc(text.value) == TextLength.nfc(other.text.value) }
+        return text.value.utf8.count == other.text.value.utf8.count && text.value.utf8.elementsEqual(other.text.value.utf8)
     }
 }
 
-extension String {
-    /// The scalars that `isWanted` picks, each with its offset in scalars.
-    ///
-    /// Rules look for rare characters in every text, and walking `unicodeScalars` costs about
-    /// fifty instructions a scalar (BENCHMARKS.md): this decodes the UTF-8 in one plain loop
-    /// (a Swift string is always valid UTF-8) and allocates nothing when, as usual, there is
-    /// nothing to find.
-    @inline(__always)
-    func scalars(where isWanted: (Unicode.Scalar) -> Bool) -> [(offset: Int, scalar: Unicode.Scalar)] {
-        var found: [(offset: Int, scalar: Unicode.Scalar)] = []
-        var text = self
-        text.withUTF8 { bytes in
-            var index = 0
-            var offset = 0
-            while index < bytes.count {
-                let value = decodeUTF8Scalar(bytes, at: &index)
-                if let scalar = Unicode.Scalar(value), isWanted(scalar) { found.append((offset, scalar)) }
-                offset += 1
+/// What one pass over a text's UTF-8 finds, for `FieldText`. Its own type, with the loop's
+/// state in locals, so that the state lives in registers rather than in the variables a
+/// closure would capture.
+private struct TextScan {
+    var notable: [(offset: Int, scalar: Unicode.Scalar)] = []
+    var scalarCount = 0
+    var utf16Count = 0
+    /// Whether every scalar is one `FieldText.isNFCInert` picks: then the text is NFC.
+    var isNFCInertOnly = true
+    var hasDigit = false
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var notable: [(offset: Int, scalar: Unicode.Scalar)] = []
+        var scalarCount = 0
+        var utf16Count = 0
+        var isNFCInertOnly = true
+        var hasDigit = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            // ASCII, most of most texts, in a few comparisons.
+            if byte < 0x80 {
+                index += 1
+                if byte < 0x20 || byte == 0x7F {
+                    notable.append((scalarCount, Unicode.Scalar(byte)))
+                } else if byte &- 0x30 < 10 {
+                    hasDigit = true
+                }
+                scalarCount += 1
+                utf16Count += 1
+                continue
             }
+            let scalarValue = decodeUTF8Scalar(bytes, at: &index)
+            if isNFCInertOnly && !FieldText.isNFCInert(scalarValue) { isNFCInertOnly = false }
+            // Always a scalar: valid UTF-8 never decodes to a surrogate.
+            if let scalar = Unicode.Scalar(scalarValue) {
+                if FieldText.isNotable(scalarValue) { notable.append((scalarCount, scalar)) }
+                if !hasDigit, NumberScanner.digitValue(scalar) != nil { hasDigit = true }
+            }
+            scalarCount += 1
+            utf16Count += scalarValue >= 0x10000 ? 2 : 1
         }
-        return found
+        self.notable = notable
+        self.scalarCount = scalarCount
+        self.utf16Count = utf16Count
+        self.isNFCInertOnly = isNFCInertOnly
+        self.hasDigit = hasDigit
+    }
+}
+
+/// A candidate of the localization in a box that its fields' FieldTexts share: each FieldText
+/// would otherwise hold its own copy of the LocalizedMessage and its whole Message.
+final class Candidate: Sendable {
+    let localized: LocalizedMessage
+
+    init(_ localized: LocalizedMessage) {
+        self.localized = localized
     }
 }
 
@@ -82,10 +205,39 @@ func decodeUTF8Scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) 
 extension FieldText {
     /// Every field of every message in every locale that has all its texts, in the order of
     /// the localization's candidates and then of the fields (`LintContext.fieldTexts`).
+    ///
+    /// The source-locale texts are made first, so that each translation can point at its
+    /// source's (whose numbers and NFC form it is compared with in every locale); then the
+    /// candidates are walked in chunks on every core, and the chunks joined in order.
     static func all(in localization: Localization) -> [FieldText] {
-        localization.candidates.flatMap { localized in
-            localized.texts.keys.sorted().map { FieldText(localized: localized, field: $0, text: localized.texts[$0]!) }
+        let candidates = localization.candidates
+        // Keyed by where the message starts; each translation checks that the text it gets is
+        // its message's source text, so that two messages at one place (a hand-made catalog)
+        // never lend each other their sources.
+        var sources: [SourceLocation: [MessageField: FieldText]] = [:]
+        for localized in candidates where localized.isSource && sources[localized.message.location] == nil {
+            let candidate = Candidate(localized)
+            var fields: [MessageField: FieldText] = [:]
+            for (field, text) in localized.texts {
+                fields[field] = FieldText(candidate: candidate, field: field, text: text, source: nil)
+            }
+            sources[localized.message.location] = fields
         }
+        let sharedSources = sources
+        let chunkSize = 64
+        return Array(stride(from: 0, to: candidates.count, by: chunkSize)).concurrentMap { start in
+            var texts: [FieldText] = []
+            for index in start..<min(start + chunkSize, candidates.count) {
+                let candidate = Candidate(candidates[index])
+                let localized = candidate.localized
+                let fields = localized.isSource ? nil : sharedSources[localized.message.location]
+                for field in localized.texts.keys.sorted() {
+                    let source = fields?[field].flatMap { $0.text.value == localized.message.text(of: field)?.value ? $0 : nil }
+                    texts.append(FieldText(candidate: candidate, field: field, text: localized.texts[field]!, source: source))
+                }
+            }
+            return texts
+        }.flatMap { $0 }
     }
 }
 

@@ -38,7 +38,6 @@ extension LintContext {
     /// The PNG structure of the file at `path`, or nil when there are no bytes to read
     /// (a missing or unreadable file is `image-file-not-found`'s finding).
     func png(at path: String) -> Result<PNGInfo, PNGProblem>? {
-        guard let bytes = catalog.images[path]?.bytes else { return nil }
-        return PNGReader.read(bytes)
+        pngs[path]
     }
 }

@@ -13,8 +13,9 @@ struct LocaleTagSite {
     var isPseudoLocale = false
 }
 
-extension LintContext {
-    var localeTagSites: [LocaleTagSite] {
+extension LocaleTagSite {
+    /// Every site of the project, configuration first, then the XLIFF files.
+    static func all(in catalog: Catalog, config: ProjectConfig) -> [LocaleTagSite] {
         var sites = [LocaleTagSite(tag: config.sourceLocale, isExtraLocale: false)]
         sites += config.locales.map { LocaleTagSite(tag: $0, isExtraLocale: false) }
         sites += config.extraLocales.map { LocaleTagSite(tag: $0, isExtraLocale: true) }
@@ -27,20 +28,22 @@ extension LintContext {
         return sites
     }
 
-    /// What LanguageTags finds wrong with a site's tag, most fundamental first.
-    func localeFindings(_ site: LocaleTagSite) -> [LanguageTagFinding] {
-        site.isExtraLocale || site.isPseudoLocale
-            ? LanguageTagChecker.checkValidity(site.tag.value)
-            : LanguageTagChecker.check(site.tag.value, extraLocales: config.extraLocales.map(\.value))
+    /// What LanguageTags finds wrong with the tag, most fundamental first.
+    func findings(config: ProjectConfig) -> [LanguageTagFinding] {
+        isExtraLocale || isPseudoLocale
+            ? LanguageTagChecker.checkValidity(tag.value)
+            : LanguageTagChecker.check(tag.value, extraLocales: config.extraLocales.map(\.value))
     }
+}
 
+extension LintContext {
     /// Diagnostics for every finding of one of `kinds`, pointing at the offending subtags, with
     /// the corrected tag as a fix-it.
     func localeDiagnostics<Rule: LintRule>(
         _ rule: Rule, kinds: Set<LanguageTagFinding.Kind>, message: (LanguageTagFinding) -> String = \.message
     ) -> [Diagnostic] {
-        localeTagSites.flatMap { site in
-            localeFindings(site).filter { kinds.contains($0.kind) }.map { finding in
+        localeTagFindings.flatMap { site, findings in
+            findings.filter { kinds.contains($0.kind) }.map { finding in
                 var fixIts: [FixIt] = []
                 if let replacement = finding.replacement {
                     let edits: [FixIt.Edit] = site.tag.style == .opaque ? [] : [.init(location: site.tag.valueSpan, replacement: replacement)]

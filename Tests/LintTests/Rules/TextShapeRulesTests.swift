@@ -35,4 +35,15 @@ import Testing
         let translated = SurroundingWhitespace().check(Self.context(header: "Stay", translated: "Bleiben "))
         #expect(translated.first?.fixIts.first?.edits.isEmpty == true, "no edits proposed to translated text")
     }
+
+    /// The ASCII shortcuts of TXT001 and TXT010 answer as Unicode's tables would.
+    @Test func asciiWhiteSpaceShortcutsAgreeWithUnicode() {
+        for value in UInt8(0)..<0x80 {
+            let scalar = Unicode.Scalar(value)
+            #expect(EmptyText.isWhitespace(scalar) == scalar.properties.isWhitespace, "U+\(String(value, radix: 16))")
+            let category = scalar.properties.generalCategory
+            let isReported = scalar.properties.isWhitespace && category != .control && category != .lineSeparator && category != .paragraphSeparator
+            #expect(SurroundingWhitespace.isReported(scalar) == isReported, "U+\(String(value, radix: 16))")
+        }
+    }
 }

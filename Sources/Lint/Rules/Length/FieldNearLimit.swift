@@ -21,7 +21,7 @@ struct FieldNearLimit: LintRule {
             guard item.isSource else { return nil }
             let limit = item.field.maxLength
             let threshold = limit * 4 / 5
-            let count = TextLength.count(item.text.value, in: measure)
+            let count = item.count(in: measure)
             guard count > threshold, count <= limit,
                   let offset = TextLength.scalarOffset(whereCountExceeds: threshold, in: item.text.value, measure: measure) else { return nil }
             let rest = item.text.value.unicodeScalars.count - offset

@@ -24,7 +24,7 @@ struct FieldTooLong: LintRule {
         let measure = context.config.lengthMeasure
         return context.fieldTexts.compactMap { (item: FieldText) -> Diagnostic? in
             let limit = item.field.maxLength
-            let count = TextLength.count(item.text.value, in: measure)
+            let count = item.count(in: measure)
             guard count > limit, let offset = TextLength.scalarOffset(whereCountExceeds: limit, in: item.text.value, measure: measure) else {
                 return nil
             }

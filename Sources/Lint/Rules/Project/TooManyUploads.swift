@@ -37,17 +37,26 @@ public struct TooManyUploads: LintRule {
     }
 
     public func check(_ context: LintContext) -> [Diagnostic] {
-        let shipped = context.localization.candidates.filter { !PseudoLocale.isPseudo($0.locale) }
+        // Whether a locale is a pseudo locale is decided once per locale, not once per message,
+        // and candidates are read in place rather than copied out.
+        let candidates = context.localization.candidates
+        var isPseudo: [String: Bool] = [:]
+        var shippedCount = 0
         var imageUses = Set<String>()
-        for localized in shipped {
-            if let file = localized.message.image?.file?.value { imageUses.insert("FULL_SIZE \(file)") }
-            for bullet in localized.message.bullets { if let image = bullet.image?.value { imageUses.insert("BULLET_POINT \(image)") } }
+        for index in candidates.indices {
+            let locale = candidates[index].locale
+            let isPseudoLocale = isPseudo[locale] ?? PseudoLocale.isPseudo(locale)
+            isPseudo[locale] = isPseudoLocale
+            guard !isPseudoLocale else { continue }
+            shippedCount += 1
+            if let file = candidates[index].message.image?.file?.value { imageUses.insert("FULL_SIZE \(file)") }
+            for bullet in candidates[index].message.bullets { if let image = bullet.image?.value { imageUses.insert("BULLET_POINT \(image)") } }
         }
         var diagnostics: [Diagnostic] = []
         let location = SourceLocation(path: ProjectConfig.fileName)
-        if shipped.count > Self.maxMessages {
+        if shippedCount > Self.maxMessages {
             diagnostics.append(diagnose(
-                "a build would ship \(shipped.count) messages; Apple holds at most \(Self.maxMessages) per app",
+                "a build would ship \(shippedCount) messages; Apple holds at most \(Self.maxMessages) per app",
                 at: location, fixIts: [FixIt("ship fewer messages or locales per product")]))
         }
         if imageUses.count > Self.maxImages {

@@ -16,10 +16,13 @@ struct BidiOverride: LintRule {
             .invalid("header: Stay with ⟦\u{202E}⟧Premium"),
         ])
 
+    /// U+202A–U+202E: LRE, RLE, PDF, LRO and RLO.
+    static func isFlagged(_ scalar: Unicode.Scalar) -> Bool { (0x202A...0x202E).contains(scalar.value) }
+
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
-            for (offset, scalar) in item.scalars(where: { (0x202A...0x202E).contains($0.value) }) {
+            for (offset, scalar) in item.scalars(where: Self.isFlagged) {
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), which reorders the text around it",
                     at: context.location(of: item.text, atScalarOffset: offset),

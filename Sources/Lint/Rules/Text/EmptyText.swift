@@ -16,9 +16,15 @@ struct EmptyText: LintRule {
             .invalid("body: ⟦\"   \"⟧"),
         ])
 
+    /// Unicode's White_Space, with ASCII (tab to carriage return, and space) answered without
+    /// its tables: nearly every text starts with a letter, and that is all this rule looks at.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+    }
+
     func check(_ context: LintContext) -> [Diagnostic] {
         context.fieldTexts.compactMap { (item: FieldText) -> Diagnostic? in
-            guard item.text.value.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) else { return nil }
+            guard item.text.value.unicodeScalars.allSatisfy(Self.isWhitespace) else { return nil }
             var location = item.text.location
             if case .quoted = item.text.style, item.text.location.column != nil {
                 location = location.spanning(scalars: item.text.value.unicodeScalars.count + 2)

@@ -25,10 +25,12 @@ struct InvalidCharacter: LintRule {
         return nil
     }
 
+    static func isFlagged(_ scalar: Unicode.Scalar) -> Bool { problem(with: scalar) != nil }
+
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
-            for (offset, scalar) in item.scalars(where: { Self.problem(with: $0) != nil }) {
+            for (offset, scalar) in item.scalars(where: Self.isFlagged) {
                 guard let problem = Self.problem(with: scalar) else { continue }
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), \(problem)",

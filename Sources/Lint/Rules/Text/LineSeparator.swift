@@ -11,10 +11,12 @@ struct LineSeparator: LintRule {
             .invalid("body: \"Keep reading.⟦\\u2028⟧Without limits.\""),
         ])
 
+    static func isFlagged(_ scalar: Unicode.Scalar) -> Bool { scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x85 }
+
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
-            for (offset, scalar) in item.scalars(where: { $0.value == 0x2028 || $0.value == 0x2029 || $0.value == 0x85 }) {
+            for (offset, scalar) in item.scalars(where: Self.isFlagged) {
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), a line break Apple's single-line fields do not show",
                     at: context.location(of: item.text, atScalarOffset: offset),

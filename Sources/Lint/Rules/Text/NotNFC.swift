@@ -18,7 +18,7 @@ struct NotNFC: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         context.fieldTexts.compactMap { (item: FieldText) -> Diagnostic? in
-            guard !TextLength.isNFC(item.text.value) else { return nil }
+            guard !item.isNFC else { return nil }
             var offset = 0
             for character in item.text.value {
                 let scalars = Array(character.unicodeScalars)

@@ -22,10 +22,17 @@ struct NumberMismatch: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts where !item.isSource {
-            guard let source = context.sourceText(of: item) else { continue }
-            var unmatchedSource = NumberScanner.numbers(in: source.value)
+            // A source's numbers are found once, with its FieldText, not again in every locale.
+            var unmatchedSource: [NumberToken]
+            if let source = item.source {
+                unmatchedSource = source.numbers
+            } else if let source = context.sourceText(of: item) {
+                unmatchedSource = NumberScanner.numbers(in: source.value)
+            } else {
+                continue
+            }
             var extra: [NumberToken] = []
-            for token in NumberScanner.numbers(in: item.text.value) {
+            for token in item.numbers {
                 if let index = unmatchedSource.firstIndex(where: { $0.value == token.value && $0.isPercent == token.isPercent }) {
                     unmatchedSource.remove(at: index)
                 } else {

@@ -17,6 +17,9 @@ struct SurroundingWhitespace: LintRule {
         ])
 
     static func isReported(_ scalar: Unicode.Scalar) -> Bool {
+        // The only ASCII white space that is not a control character is the space itself;
+        // this spares Unicode's tables for nearly every first and last character.
+        if scalar.isASCII { return scalar == " " }
         guard scalar.properties.isWhitespace else { return false }
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: return false

@@ -32,10 +32,19 @@ struct TranslationIdenticalToSource: LintRule {
         let sourceLanguage = Self.language(of: context.config.sourceLocale.value)
         // The text comparison comes before the locale's language, which allocates.
         return context.fieldTexts.compactMap { (item: FieldText) -> Diagnostic? in
-            guard !item.isSource, let source = context.sourceText(of: item),
-                  TextLength.nfc(item.text.value) == TextLength.nfc(source.value),
-                  Self.language(of: item.locale) != sourceLanguage, !Self.isSameByNature(source.value)
-            else { return nil }
+            guard !item.isSource else { return nil }
+            let sourceText: String
+            if let source = item.source {
+                // The source's FieldText knows whether it is NFC: two NFC texts compare by bytes.
+                guard item.isSameAfterNFC(as: source) else { return nil }
+                sourceText = source.text.value
+            } else {
+                guard let source = context.sourceText(of: item), TextLength.nfc(item.text.value) == TextLength.nfc(source.value) else {
+                    return nil
+                }
+                sourceText = source.value
+            }
+            guard Self.language(of: item.locale) != sourceLanguage, !Self.isSameByNature(sourceText) else { return nil }
             return diagnose(
                 "\(item.displayName) is identical to the source text; it may not be translated",
                 at: item.text.valueSpan, fixIts: [FixIt("translate the text, or confirm that it stays the same in \(item.locale)")],

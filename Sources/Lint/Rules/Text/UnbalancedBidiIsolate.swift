@@ -18,11 +18,14 @@ struct UnbalancedBidiIsolate: LintRule {
     static let openers: Set<UInt32> = [0x2066, 0x2067, 0x2068]
     static let closer: UInt32 = 0x2069
 
+    /// An opener or the closer.
+    static func isIsolate(_ scalar: Unicode.Scalar) -> Bool { (0x2066...0x2069).contains(scalar.value) }
+
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
             var open: [(offset: Int, scalar: Unicode.Scalar)] = []
-            for (offset, scalar) in item.scalars(where: { (0x2066...0x2069).contains($0.value) }) {
+            for (offset, scalar) in item.scalars(where: Self.isIsolate) {
                 if Self.openers.contains(scalar.value) {
                     open.append((offset, scalar))
                 } else if scalar.value == Self.closer {

@@ -1,0 +1,68 @@
+@testable import Lint
+import Model
+import Testing
+
+/// FieldText walks each text once for all the rules: what it finds must be what each rule
+/// would have found on its own.
+@Suite struct FieldTextTests {
+    /// The character rules are asked only about the scalars `isNotable` picks, so it must pick
+    /// every scalar any of them reports.
+    @Test func notableScalarsIncludeEveryScalarACharacterRuleReports() {
+        let rules: [(String, (Unicode.Scalar) -> Bool)] = [
+            ("TXT002", ControlCharacter.isFlagged), ("TXT003", BidiOverride.isFlagged), ("TXT004", LineSeparator.isFlagged),
+            ("TXT005", UnbalancedBidiIsolate.isIsolate), ("TXT006", BidiMarkOutsideRTL.isMark),
+            ("TXT007", ZeroWidthCharacter.mayBeInvisible), ("TXT008", InvalidCharacter.isFlagged),
+        ]
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), !FieldText.isNotable(value) else { continue }
+            for (code, isFlagged) in rules where isFlagged(scalar) {
+                Issue.record("\(code) reports U+\(String(value, radix: 16, uppercase: true)), which isNotable skips")
+            }
+        }
+    }
+
+    /// A text made only of scalars `isNFCInert` picks is taken as NFC unchecked: each of them
+    /// must pass the NFC quick check and have combining class 0, so that none changes or
+    /// reorders under NFC whatever its neighbours.
+    @Test func nfcInertScalarsAreQuickCheckYesWithCombiningClassZero() {
+        for value in UInt32(0)...0x10FFFF where FieldText.isNFCInert(value) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let isInert = String(Character(scalar)).passesNFCQuickCheck && scalar.properties.canonicalCombiningClass == .notReordered
+            #expect(isInert, "U+\(String(value, radix: 16, uppercase: true)) changes or reorders under NFC")
+        }
+    }
+
+    @Test func countsAndNFCAgreeWithTextLength() {
+        let texts = [
+            "Stay with Premium", "Caf\u{E9} 👨‍👩‍👧", "Cafe\u{301}", "\u{1100}\u{1161}", "مرحبا ٥٠٪", "", "\u{2028}\t\u{F8FF}",
+            "Ở lại với Premium", "プレミアムを続ける", "\u{30AB}\u{3099}", "프리미엄 유지", "\u{387}", "สมาชิกพรีเมียม",
+        ]
+        let context = LintFixture.context(messages: texts.map { LintFixture.message(header: $0) })
+        for item in context.fieldTexts where item.field == .header {
+            #expect(item.isNFC == TextLength.isNFC(item.text.value), "\(item.text.value)")
+            for measure in LengthMeasure.allCases {
+                #expect(item.count(in: measure) == TextLength.count(item.text.value, in: measure), "\(item.text.value) in \(measure)")
+            }
+            #expect(item.numbers == NumberScanner.numbers(in: item.text.value))
+            #expect(item.notableScalars.map(\.offset) == Array(item.text.value.unicodeScalars.enumerated())
+                .filter { FieldText.isNotable($0.element.value) }.map(\.offset))
+        }
+    }
+
+    /// Messages a hand-made catalog places at one spot must not lend each other their sources.
+    @Test func aTranslationGetsItsOwnMessagesSource() throws {
+        let first = LintFixture.message(header: "Stay with Premium")
+        let second = LintFixture.message(key: "other", header: "Save 50% today")
+        #expect(first.location == second.location)
+        func source(_ message: Message) -> LocalizedMessage {
+            LocalizedMessage(message: message, locale: "en-US", texts: [.header: message.header!], translationPath: nil)
+        }
+        let translated = LocalizedMessage(
+            message: second, locale: "de-DE", texts: [.header: Located("Stay with Premium", at: SourceLocation(path: "translations/de-DE.xliff"))],
+            translationPath: "translations/de-DE.xliff")
+        let texts = FieldText.all(in: Localization(candidates: [source(first), source(second), translated], gaps: [], fileForLocale: [:]))
+        let translation = try #require(texts.last)
+        #expect(translation.source == nil, "the source made at that spot is the first message's")
+        #expect(texts[0].source == nil && texts[1].source == nil)
+    }
+}
