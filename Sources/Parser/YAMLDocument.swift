@@ -42,7 +42,10 @@ struct YAMLDocument {
                 fixIts: [FixIt("write the values out, or use fewer aliases")])])
         }
         do {
-            let root = try Yams.compose(yaml: text)
+            // msgc reads every scalar as the text it is written as (`header: 2024` is "2024"),
+            // so no tags are resolved: Yams' default resolver compiles a dozen regular
+            // expressions through ICU on first use and runs them on every key it compares.
+            let root = try Yams.compose(yaml: text, .basic)
             return (YAMLDocument(path: path, source: source, root: root), [])
         } catch let error as YamlError {
             return (YAMLDocument(path: path, source: source, root: nil), [diagnostic(for: error, path: path)])

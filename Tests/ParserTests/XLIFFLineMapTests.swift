@@ -79,3 +79,32 @@ struct XLIFFLineMapTests {
         }
     }
 }
+
+@Suite("XLIFF input text")
+struct XLIFFInputTextTests {
+    /// Bytes that make interesting UTF-8: ASCII, every kind of lead byte, the edges of the
+    /// continuation range and the second bytes that make overlongs, surrogates and values
+    /// above U+10FFFF.
+    static let alphabet: [UInt8] = [
+        0x41, 0x0A, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE,
+        0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+    ]
+
+    @Test("UTF-8 is accepted exactly when the standard library accepts it")
+    func validationAgreesWithTheStandardLibrary() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 1...12, using: &generator)
+            let tail = (0..<length).map { _ in Self.alphabet.randomElement(using: &generator)! }
+            // Enough ASCII first that the eight-byte path runs too.
+            let bytes = Array("<a>0123456789".utf8) + tail
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            let accepted: Bool
+            switch XLIFFInputText.decode(bytes) {
+            case .success: accepted = true
+            case .failure: accepted = false
+            }
+            #expect(accepted == expected, "bytes \(tail.map { String($0, radix: 16) })")
+        }
+    }
+}

@@ -64,21 +64,43 @@ struct XLIFFInputText {
         return .success(XLIFFInputText(encoding: .utf8, utf8: bytes, start: start))
     }
 
-    /// Whether the bytes from `start` are well-formed UTF-8. XLIFF is mostly ASCII markup, so
-    /// eight ASCII bytes are passed at a time; the rest goes through `validSequenceLength`.
-    /// (The standard library's validation took as long as libxml2's parsing of the text.)
+    /// Whether the bytes from `start` are well-formed UTF-8 (RFC 3629, as
+    /// `validSequenceLength`). XLIFF is mostly ASCII markup, so eight ASCII bytes are passed at
+    /// a time, and other sequences are checked in place. (The standard library's validation
+    /// took as long as libxml2's parsing of the text.)
     private static func isValidUTF8(_ bytes: [UInt8], start: Int) -> Bool {
         bytes.withUnsafeBytes { raw in
+            let count = raw.count
             var index = start
-            while index < raw.count {
-                if index + 8 <= raw.count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            @inline(__always) func continuation(_ offset: Int) -> Bool {
+                index + offset < count && raw[index + offset] & 0xC0 == 0x80
+            }
+            while index < count {
+                if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                     index += 8
-                } else if raw[index] < 0x80 {
+                    continue
+                }
+                let first = raw[index]
+                switch first {
+                case 0x00...0x7F:
                     index += 1
-                } else {
-                    let length = validSequenceLength(bytes, at: index)
-                    guard length > 0 else { return false }
-                    index += length
+                case 0xC2...0xDF:
+                    guard continuation(1) else { return false }
+                    index += 2
+                case 0xE0...0xEF:
+                    guard continuation(1), continuation(2) else { return false }
+                    let second = raw[index + 1]
+                    if first == 0xE0 && second < 0xA0 { return false }  // overlong
+                    if first == 0xED && second > 0x9F { return false }  // surrogate
+                    index += 3
+                case 0xF0...0xF4:
+                    guard continuation(1), continuation(2), continuation(3) else { return false }
+                    let second = raw[index + 1]
+                    if first == 0xF0 && second < 0x90 { return false }  // overlong
+                    if first == 0xF4 && second > 0x8F { return false }  // above U+10FFFF
+                    index += 4
+                default:
+                    return false
                 }
             }
             return true

@@ -74,8 +74,11 @@ public enum XLIFFReader {
 final class XLIFFReadSession {
     let path: String
     let text: XLIFFInputText
-    var collector: XLIFFUnitCollector
-    var lines: XLIFFLineMap
+    // The session's state is used by libxml2's callbacks on one thread and never re-entrantly,
+    // so the dynamic exclusivity checks Swift makes on a class's stored properties (about 2%
+    // of reading XLIFF, once per event) are switched off for the ones every event touches.
+    @exclusivity(unchecked) var collector: XLIFFUnitCollector
+    @exclusivity(unchecked) var lines: XLIFFLineMap
     let errors = XLIFFLibXMLErrorCollector()
     /// Why reading stopped early, when the depth cap stopped it.
     var problem: Diagnostic?
@@ -84,11 +87,11 @@ final class XLIFFReadSession {
     var notReadable: Diagnostic?
     /// Whether either is set: events test this flag, as testing an optional `Diagnostic`
     /// copies it.
-    private var isDone = false
-    private var context: xmlParserCtxtPtr?
-    private var depth = 0
+    @exclusivity(unchecked) private var isDone = false
+    @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
+    @exclusivity(unchecked) private var depth = 0
     /// Whether the last event was the start of an empty element, whose end comes next.
-    private var startedEmptyElement = false
+    @exclusivity(unchecked) private var startedEmptyElement = false
 
     init(path: String, text: XLIFFInputText) {
         self.path = path
@@ -175,11 +178,13 @@ final class XLIFFReadSession {
         depth -= 1
         if startedEmptyElement {
             startedEmptyElement = false
-            collector.end(contentEndOffset: nil)
+            collector.end { nil }
             return
         }
-        // libxml2 calls back with its input just after the end tag's `>`.
-        collector.end(contentEndOffset: tagStart(before: offset))
+        // libxml2 calls back with its input just after the end tag's `>`; the collector asks
+        // where the end tag starts only when it closes a source or a target.
+        let end = offset
+        collector.end { self.tagStart(before: end) }
     }
 
     fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>) {

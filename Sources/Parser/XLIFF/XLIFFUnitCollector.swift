@@ -48,6 +48,25 @@ struct XLIFFElement {
     }
 
     var localNameString: String { String(cString: localName) }
+
+    /// The names of the XLIFF 1.2 and 2.0 elements that hold units and their text.
+    enum CoreName {
+        case file, body, group, transUnit, unit, segment, ignorable, source, target, other
+    }
+
+    /// The local name as one of `CoreName`, compared as bytes: every element of a file asks.
+    var coreName: CoreName {
+        switch localName[0] {
+        case UInt8(ascii: "f"): hasLocalName("file") ? .file : .other
+        case UInt8(ascii: "b"): hasLocalName("body") ? .body : .other
+        case UInt8(ascii: "g"): hasLocalName("group") ? .group : .other
+        case UInt8(ascii: "u"): hasLocalName("unit") ? .unit : .other
+        case UInt8(ascii: "i"): hasLocalName("ignorable") ? .ignorable : .other
+        case UInt8(ascii: "s"): hasLocalName("source") ? .source : hasLocalName("segment") ? .segment : .other
+        case UInt8(ascii: "t"): hasLocalName("target") ? .target : hasLocalName("trans-unit") ? .transUnit : .other
+        default: .other
+        }
+    }
     var namespace: String { uri.map { String(cString: $0) } ?? "" }
     var qualifiedName: String { prefix.map { String(cString: $0) + ":" + localNameString } ?? localNameString }
 
@@ -197,23 +216,23 @@ struct XLIFFUnitCollector {
             startRoot(element)
             return
         }
-        let name = element.isInNamespace(documentNamespace) ? element.localNameString : ""
+        let name = element.isInNamespace(documentNamespace) ? element.coreName : .other
         switch (version, context, name) {
-        case (.v1_2, .root, "file"):
+        case (.v1_2, .root, .file):
             startFile12(element)
-        case (.v2_0, .root, "file"):
+        case (.v2_0, .root, .file):
             stack.append(.file)
             if firstFileLocation == nil { firstFileLocation = element.location }
-        case (.v1_2, .file, "body"), (_, .container, "group"), (.v2_0, .file, "group"):
+        case (.v1_2, .file, .body), (_, .container, .group), (.v2_0, .file, .group):
             stack.append(.container)
-        case (.v1_2, .container, "trans-unit"), (.v2_0, .container, "unit"), (.v2_0, .file, "unit"):
+        case (.v1_2, .container, .transUnit), (.v2_0, .container, .unit), (.v2_0, .file, .unit):
             startUnit(element)
-        case (.v2_0, .unit, "segment"), (.v2_0, .unit, "ignorable"):
+        case (.v2_0, .unit, .segment), (.v2_0, .unit, .ignorable):
             stack.append(.part)
-            unit?.parts.append(Part(isSegment: name == "segment", state: element.attributeValue("state")))
-        case (.v1_2, .unit, "source"), (.v2_0, .part, "source"):
+            unit?.parts.append(Part(isSegment: name == .segment, state: element.attributeValue("state")))
+        case (.v1_2, .unit, .source), (.v2_0, .part, .source):
             capture = TextCapture(role: .source, element: element)
-        case (.v1_2, .unit, "target"), (.v2_0, .part, "target"):
+        case (.v1_2, .unit, .target), (.v2_0, .part, .target):
             capture = TextCapture(role: .target, element: element)
             if version == .v1_2 { unit?.parts[0].state = element.attributeValue("state") }
         default:
@@ -221,7 +240,8 @@ struct XLIFFUnitCollector {
         }
     }
 
-    mutating func end(contentEndOffset: Int?) {
+    /// An element ends; `contentEnd` gives the offset of its end tag, nil for an empty element.
+    mutating func end(contentEnd: () -> Int?) {
         if skippedDepth > 0 {
             skippedDepth -= 1
             return
@@ -231,7 +251,7 @@ struct XLIFFUnitCollector {
             // Taken out of `capture`, so that its arrays are not shared and copied on write.
             var current = capture.take()!
             current.text = String(decoding: current.bytes, as: UTF8.self)
-            current.isVerbatim = isVerbatim(current, endOffset: contentEndOffset)
+            current.isVerbatim = isVerbatim(current, endOffset: contentEnd())
             finish(current)
             return
         }
