@@ -8,6 +8,10 @@ public struct Compilation: Sendable {
     public var localization: Localization
     /// Parser and rule findings together, sorted for output.
     public var diagnostics: [Diagnostic]
+    /// What the rules saw, kept as long as the compilation is: a command that keeps its
+    /// compilation until the process exits (see msgc's `ProcessLifetime`) then never frees
+    /// the hundreds of thousands of per-text records one by one.
+    private var lintContext: LintContext?
 
     public init(catalog: Catalog, localization: Localization, diagnostics: [Diagnostic]) {
         self.catalog = catalog
@@ -19,8 +23,13 @@ public struct Compilation: Sendable {
     public static func compile(root: URL) -> Compilation {
         let (catalog, parseDiagnostics) = ContentTree(root: root).load()
         let localization = Localizer.localize(catalog)
-        let diagnostics = parseDiagnostics + Linter.lint(catalog, localization: localization).map(forecastingPseudoLocale)
-        return Compilation(catalog: catalog, localization: localization, diagnostics: diagnostics.sortedForOutput())
+        let context = catalog.config.map { LintContext(catalog: catalog, config: $0, localization: localization) }
+        let findings = context.map(Linter.lint(context:)) ?? []
+        var compilation = Compilation(
+            catalog: catalog, localization: localization,
+            diagnostics: (parseDiagnostics + findings.map(forecastingPseudoLocale)).sortedForOutput())
+        compilation.lintContext = context
+        return compilation
     }
 
     /// A finding in a pseudo locale is a forecast of what real translations may run into, not a

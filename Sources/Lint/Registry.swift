@@ -65,9 +65,13 @@ public enum Linter {
     /// All findings for `catalog`: without a usable configuration, only what the parser found.
     public static func lint(_ catalog: Catalog, localization: Localization) -> [Diagnostic] {
         guard let config = catalog.config else { return [] }
-        let context = LintContext(catalog: catalog, config: config, localization: localization)
+        return lint(context: LintContext(catalog: catalog, config: config, localization: localization))
+    }
+
+    /// All findings of the rules in `context`.
+    public static func lint(context: LintContext) -> [Diagnostic] {
         // Rules are independent pure functions of the context: run them on every core, and
         // keep their findings in registry order.
-        return Registry.rules.concurrentMap { $0.init().check(context) }.flatMap { $0 }
+        Registry.rules.concurrentMap { $0.init().check(context) }.flatMap { $0 }
     }
 }

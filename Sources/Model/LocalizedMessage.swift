@@ -1,7 +1,8 @@
 /// A message in one locale: the source message with every translatable field's text in
 /// that locale (the source text itself for the source locale).
 public struct LocalizedMessage: Sendable {
-    public var message: Message
+    /// The message, shared with the same message's other locales.
+    public let shared: SharedMessage
     public var locale: String
     /// The text of each of the message's fields in this locale.
     public var texts: [MessageField: Located<String>]
@@ -9,11 +10,17 @@ public struct LocalizedMessage: Sendable {
     public var translationPath: String?
 
     public init(message: Message, locale: String, texts: [MessageField: Located<String>], translationPath: String?) {
-        self.message = message
+        self.init(shared: SharedMessage(message), locale: locale, texts: texts, translationPath: translationPath)
+    }
+
+    public init(shared: SharedMessage, locale: String, texts: [MessageField: Located<String>], translationPath: String?) {
+        self.shared = shared
         self.locale = locale
         self.texts = texts
         self.translationPath = translationPath
     }
+
+    public var message: Message { shared.message }
 
     public var isSource: Bool { translationPath == nil }
     public var subject: Subject { Subject(product: message.product.value, key: message.key.value, locale: locale) }
@@ -72,5 +79,17 @@ public struct Localization: Sendable {
         self.candidates = candidates
         self.gaps = gaps
         self.fileForLocale = fileForLocale
+    }
+}
+
+/// A message held once for all its localized messages. A `Message` is a few dozen strings
+/// and arrays, so a `LocalizedMessage` that held its own copy retained every one of them
+/// each time it was copied (binding, sorting, filtering for the bundle); now that is one
+/// retain.
+public final class SharedMessage: Sendable {
+    public let message: Message
+
+    public init(_ message: Message) {
+        self.message = message
     }
 }

@@ -63,6 +63,7 @@ public enum Localizer {
         candidates: inout [LocalizedMessage], gaps: inout [TranslationGap]
     ) {
         let fields = message.fields
+        let shared = SharedMessage(message)
         // The unit ids are the same in every locale: made once per message.
         let unitIDs = fields.map { "\(message.id)/\($0.field)" }
         for locale in locales {
@@ -70,7 +71,7 @@ public enum Localizer {
                 var texts: [MessageField: Located<String>] = [:]
                 texts.reserveCapacity(fields.count)
                 for (field, text) in fields { texts[field] = text }
-                candidates.append(LocalizedMessage(message: message, locale: locale, texts: texts, translationPath: nil))
+                candidates.append(LocalizedMessage(shared: shared, locale: locale, texts: texts, translationPath: nil))
                 continue
             }
             let subject = Subject(product: message.product.value, key: message.key.value, locale: locale)
@@ -109,7 +110,7 @@ public enum Localizer {
                 texts[field] = target
             }
             if complete {
-                candidates.append(LocalizedMessage(message: message, locale: locale, texts: texts, translationPath: path))
+                candidates.append(LocalizedMessage(shared: shared, locale: locale, texts: texts, translationPath: path))
             }
         }
     }

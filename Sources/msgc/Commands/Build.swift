@@ -7,6 +7,7 @@ import Model
 extension Msgc {
     struct Build: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "build",
             abstract: "Lint, then write the bundle of upload requests for one environment.",
             discussion: """
                 The bundle (manifest.json, images/, messages/, defaults/) is written atomically: \

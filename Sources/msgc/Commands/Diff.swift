@@ -5,6 +5,7 @@ import Foundation
 extension Msgc {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Show what a new bundle changes compared with an earlier one, and what Apple must review again.",
             discussion: """
                 Compares two bundles written by `msgc build` for the same app and environment. Per \

@@ -6,6 +6,7 @@ import Model
 extension Msgc {
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "explain",
             abstract: "Explain a diagnostic code: why it matters, and examples that do and do not trigger it.",
             discussion: "With no code, lists every code msgc reports.")
 

@@ -8,6 +8,7 @@ import Parser
 extension Msgc {
     struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "extract",
             abstract: "Write the XLIFF a translator needs for one locale.",
             discussion: """
                 Every translatable string of every message that ships in the locale, with the source \

@@ -5,6 +5,7 @@ import Emitter
 extension Msgc {
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "init",
             abstract: "Create a content tree with a fresh identifier namespace and one example message.",
             discussion: "Refuses to write into a folder that already has files in it.")
 

@@ -6,6 +6,7 @@ import Model
 extension Msgc {
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lint",
             abstract: "Check the content tree and print every problem found.",
             discussion: "Exits 1 if any error is found (with --strict, any warning too), 2 if a file cannot be read.")
 

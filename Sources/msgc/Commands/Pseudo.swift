@@ -9,6 +9,7 @@ import PseudoLocalization
 extension Msgc {
     struct Pseudo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pseudo",
             abstract: "Write a pseudo-translation, to see overflow and right-to-left layout before translators start.",
             discussion: """
                 Every string of every message, accented, between brackets and longer by --expansion \
