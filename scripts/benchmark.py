@@ -25,6 +25,7 @@ import argparse
 import os
 import platform
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -169,7 +170,7 @@ def mib(size):
     return f"{size / 2**20:,.0f} MiB"
 
 
-def render(results, info, tools, load_before, load_after, command):
+def render(results, info, tools, load_before, load_after, other, command):
     lines = [BEGIN, "", f"Regenerate with `{command}`. Numbers are medians of several runs; peak memory is the largest",
              "resident set of the process (getrusage).", ""]
     lines += ["| preset | localized messages | XLIFF | `msgc lint` | `msgc build` | `xmllint --stream` | `pofilter` | lint ÷ xmllint | pofilter ÷ lint |",
@@ -192,9 +193,10 @@ def render(results, info, tools, load_before, load_after, command):
     lines += ["", "### Machine", "",
               f"- CPU: {info['cpu']}, {info['cores']} cores; memory {info['memory'] / 2**30:.0f} GiB",
               f"- OS: {info['os']}",
-              f"- load average (1, 5, 15 min) before: {load_before}; after: {load_after}"
-              + ("" if max(map(float, load_before.split(", ")[:1] + load_after.split(", ")[:1])) < 1.0
-                 else " — **the machine was busy with other work: wall times are slower than it can do**"),
+              f"- load average (1, 5, 15 min) before: {load_before}; after: {load_after} (it counts the benchmark's own processes)",
+              f"- other work: {other['seconds']:,.1f} s of CPU time in the {other['wall']:,.0f} s of measuring "
+              f"({other['share']:.1%} of the machine)"
+              + ("" if other["share"] < 0.05 else " — **the machine was busy with other work: wall times are slower than it can do**"),
               f"- {tools['swift']}; msgc {tools['msgc']} (release build)",
               f"- {tools['xmllint']}",
               f"- {tools['pofilter']} (Python {tools['python']})", "", END]
@@ -221,6 +223,20 @@ def targets(results):
     return rows
 
 
+def busy_cpu_seconds():
+    """CPU time the whole machine has spent not idle since boot (/proc/stat)."""
+    values = [int(field) for field in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    idle = values[3] + values[4]  # idle, iowait
+    return (sum(values) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_seconds():
+    """CPU time of the processes this script ran and waited for, and of the script itself."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return children.ru_utime + children.ru_stime + own.ru_utime + own.ru_stime
+
+
 def load_average():
     return ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -241,11 +257,15 @@ def main(argv):
     msgc = build_msgc(ROOT / args.scratch_path)
     pofilter = pofilter_binary()
     load_before = load_average()
+    start = time.perf_counter(), busy_cpu_seconds(), children_cpu_seconds()
     results = {preset: bench_preset(preset, args.seed, msgc, pofilter) for preset in presets}
+    wall = time.perf_counter() - start[0]
+    seconds = max(0.0, (busy_cpu_seconds() - start[1]) - (children_cpu_seconds() - start[2]))
+    other = {"seconds": seconds, "wall": wall, "share": seconds / (wall * (os.cpu_count() or 1))}
     load_after = load_average()
 
     command = "scripts/benchmark.py" + ("" if args.presets == "app,10x,100x" else f" --presets {args.presets}")
-    section = render(results, machine(), versions(msgc, pofilter), load_before, load_after, command)
+    section = render(results, machine(), versions(msgc, pofilter), load_before, load_after, other, command)
     path = ROOT / "BENCHMARKS.md"
     text = path.read_text() if path.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
     if BEGIN in text and END in text:
