@@ -233,10 +233,6 @@ public enum XLIFFDiagnostics {
              fixIts: [FixIt("remove the <!DOCTYPE …> declaration: XLIFF needs none")])
     }
 
-    static func entityReference(_ name: String, at location: SourceLocation) -> Diagnostic {
-        make(doctype, location, "entity reference '&\(name);' is not allowed in XLIFF; write the character itself")
-    }
-
     static func notXLIFF(rootName: String, namespace: String, at location: SourceLocation) -> Diagnostic {
         let found = namespace.isEmpty ? "<\(rootName)>" : "<\(rootName)> in namespace '\(namespace)'"
         return make(notXLIFF, location, "not an XLIFF file: the root element is \(found), not an XLIFF <xliff>")

@@ -1,13 +1,5 @@
 import Foundation
 
-/// A position in the UTF-8 text of an XLIFF file: byte offset, 1-based line, 1-based column in
-/// Unicode scalars.
-struct XLIFFTextPosition: Hashable, Sendable {
-    var offset: Int
-    var line: Int
-    var column: Int
-}
-
 /// One piece of markup found by `XLIFFMarkupScanner`.
 struct XLIFFScannedTag: Sendable {
     enum Kind: Sendable {
@@ -20,10 +12,10 @@ struct XLIFFScannedTag: Sendable {
     var kind: Kind
     /// The qualified name as written (`target`, `slr:profiles`); empty for a DOCTYPE.
     var qualifiedName: String
-    /// The `<` that opens the tag.
-    var start: XLIFFTextPosition
-    /// Just after the closing `>`: where an element's content begins.
-    var contentStart: XLIFFTextPosition
+    /// Byte offset of the `<` that opens the tag.
+    var start: Int
+    /// Byte offset just after the closing `>`: where an element's content begins.
+    var contentStart: Int
     /// Each attribute's value as written: from just after its opening quote to its closing quote.
     var attributeValues: [XLIFFScannedAttributeValue]
 
@@ -36,12 +28,14 @@ struct XLIFFScannedTag: Sendable {
 struct XLIFFScannedAttributeValue: Sendable {
     /// The attribute's qualified name.
     var name: String
-    var start: XLIFFTextPosition
+    /// Byte offset just after the opening quote.
+    var start: Int
     /// Byte offset of the closing quote.
     var endOffset: Int
 }
 
-/// Finds tags, with exact line and column, in the UTF-8 text of an XML document.
+/// Finds tags, as byte offsets, in the UTF-8 text of an XML document (`XLIFFLineMap` turns an
+/// offset into a line and column).
 ///
 /// It is not a parser: it relies on libxml2 for well-formedness and only has to skip comments,
 /// processing instructions, CDATA sections and quoted attribute values correctly, which is all
@@ -49,21 +43,18 @@ struct XLIFFScannedAttributeValue: Sendable {
 /// where libxml2 does not say enough: to find a DOCTYPE before libxml2 sees one, to name the
 /// element a truncated file leaves open, and to find an attribute value libxml2 had to
 /// normalize in the tag as written.
-///
-/// Line breaks are counted as XML counts them: LF, CR LF and a lone CR each end a line.
 struct XLIFFMarkupScanner {
     private let bytes: [UInt8]
     private var index: Int
-    private var line = 1
-    private var column = 1
 
-    /// Scans `bytes` (UTF-8) from offset `start`, which must begin a line (after any BOM).
+    /// Scans `bytes` (UTF-8) from offset `start`.
     init(utf8 bytes: [UInt8], start: Int = 0) {
         self.bytes = bytes
         self.index = start
     }
 
-    var position: XLIFFTextPosition { XLIFFTextPosition(offset: index, line: line, column: column) }
+    /// The byte offset the scanner has reached.
+    var position: Int { index }
 
     /// The next start, empty-element, end or DOCTYPE tag, or nil at the end of the text.
     mutating func nextTag() -> XLIFFScannedTag? {
@@ -104,7 +95,7 @@ struct XLIFFMarkupScanner {
 
     // MARK: - Pieces
 
-    private mutating func readStartTag(from start: XLIFFTextPosition) -> XLIFFScannedTag {
+    private mutating func readStartTag(from start: Int) -> XLIFFScannedTag {
         let name = readName()
         var attributes: [XLIFFScannedAttributeValue] = []
         while index < bytes.count {
@@ -186,29 +177,13 @@ struct XLIFFMarkupScanner {
         }
     }
 
-    /// Advances as `advance()` does, up to the first byte that `isStop` accepts (or the end).
+    /// Advances up to the first byte that `isStop` accepts (or the end).
     private mutating func advance(until isStop: (UInt8) -> Bool) {
-        while index < bytes.count, !isStop(bytes[index]) { advance() }
+        while index < bytes.count, !isStop(bytes[index]) { index += 1 }
     }
 
-    private mutating func advance(by count: Int) {
-        for _ in 0..<count { advance() }
-    }
-
-    private mutating func advance() {
-        guard index < bytes.count else { return }
-        let byte = bytes[index]
-        index += 1
-        if byte == UInt8(ascii: "\n") {
-            line += 1
-            column = 1
-        } else if byte == UInt8(ascii: "\r") {
-            if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { index += 1 }
-            line += 1
-            column = 1
-        } else if byte & 0xC0 != 0x80 {
-            column += 1
-        }
+    private mutating func advance(by count: Int = 1) {
+        index = min(index + count, bytes.count)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

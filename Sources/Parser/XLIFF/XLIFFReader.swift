@@ -49,7 +49,9 @@ public enum XLIFFReader {
         }
         var prologScanner = XLIFFMarkupScanner(utf8: text.utf8, start: text.start)
         if let first = prologScanner.nextTag(), first.kind == .doctype {
-            let location = SourceLocation(path: path, line: first.start.line, column: first.start.column)
+            var lines = XLIFFLineMap(utf8: text.utf8, start: text.start)
+            let (line, column) = lines.position(at: first.start)
+            let location = SourceLocation(path: path, line: line, column: column)
             return unreadable(path, XLIFFDiagnostics.doctype(at: location.spanning(scalars: "<!DOCTYPE".count)))
         }
         return XLIFFReadSession(path: path, text: text).run()
@@ -219,9 +221,9 @@ final class XLIFFReadSession {
     /// at `tagEnd`: the offset after its opening quote and before its closing quote.
     func writtenAttributeValue(_ qualifiedName: String, tagStart: Int, tagEnd: Int) -> (start: Int, end: Int)? {
         var scanner = XLIFFMarkupScanner(utf8: text.utf8, start: tagStart)
-        guard let tag = scanner.nextTag(), tag.start.offset == tagStart,
+        guard let tag = scanner.nextTag(), tag.start == tagStart,
               let value = tag.attributeValue(qualifiedName), value.endOffset <= tagEnd else { return nil }
-        return (value.start.offset, value.endOffset)
+        return (value.start, value.endOffset)
     }
 
     func bytes(from start: Int, to end: Int) -> ArraySlice<UInt8> {
@@ -299,6 +301,7 @@ final class XLIFFReadSession {
     /// off; libxml2 2.9's reader then says "Extra content at the end of the document", which
     /// misleads. Returns the innermost open element and its line.
     private func unclosedElementAtEnd(errorLine: Int) -> (String, Int)? {
+        var lines = XLIFFLineMap(utf8: text.utf8, start: text.start)
         var walker = XLIFFMarkupScanner(utf8: text.utf8, start: text.start)
         var open: [XLIFFScannedTag] = []
         while let tag = walker.nextTag() {
@@ -308,8 +311,10 @@ final class XLIFFReadSession {
             case .emptyElement, .doctype: break
             }
         }
-        guard let innermost = open.last, errorLine >= walker.position.line else { return nil }
-        return (innermost.qualifiedName, innermost.start.line)
+        guard let innermost = open.last else { return nil }
+        let openedOnLine = lines.position(at: innermost.start).line
+        guard errorLine >= lines.position(at: walker.position).line else { return nil }
+        return (innermost.qualifiedName, openedOnLine)
     }
 
     /// The value in libxml2's "xmlParseCharRef: invalid xmlChar value 27".
