@@ -232,8 +232,9 @@ final class XLIFFReadSession {
 
     // MARK: - libxml2 callbacks
 
-    fileprivate static func session(_ context: UnsafeMutableRawPointer?) -> XLIFFReadSession {
-        Unmanaged<XLIFFReadSession>.fromOpaque(context!).takeUnretainedValue()
+    /// The session of a callback, not retained: `run` keeps it alive while libxml2 parses.
+    fileprivate static func session<Result>(_ context: UnsafeMutableRawPointer?, _ body: (XLIFFReadSession) -> Result) -> Result {
+        Unmanaged<XLIFFReadSession>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
     }
 
     /// The SAX2 handler: elements, text (CDATA arrives as text under `XML_PARSE_NOCDATA`),
@@ -243,22 +244,25 @@ final class XLIFFReadSession {
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
-            XLIFFReadSession.session(context).startElement(
-                localName: localName!, prefix: prefix, uri: uri, attributeCount: Int(attributeCount), attributes: attributes)
+            XLIFFReadSession.session(context) {
+                $0.startElement(
+                    localName: localName!, prefix: prefix, uri: uri, attributeCount: Int(attributeCount), attributes: attributes)
+            }
         }
-        handler.endElementNs = { context, _, _, _ in XLIFFReadSession.session(context).endElement() }
+        handler.endElementNs = { context, _, _, _ in XLIFFReadSession.session(context) { $0.endElement() } }
         let characters: charactersSAXFunc = { context, text, length in
             guard let text, length > 0 else { return }
-            XLIFFReadSession.session(context).characters(UnsafeBufferPointer(start: text, count: Int(length)))
+            XLIFFReadSession.session(context) { $0.characters(UnsafeBufferPointer(start: text, count: Int(length))) }
         }
         handler.characters = characters
         handler.ignorableWhitespace = characters
-        handler.internalSubset = { context, _, _, _ in XLIFFReadSession.session(context).documentType() }
+        handler.internalSubset = { context, _, _, _ in XLIFFReadSession.session(context) { $0.documentType() } }
         handler.serror = { context, error in
             guard let context, let error else { return }
-            let current = XLIFFReadSession.session(context)
-            current.errors.record(error.pointee)
-            if current.errors.first != nil, let parser = current.context { xmlStopParser(parser) }
+            XLIFFReadSession.session(context) { current in
+                current.errors.record(error.pointee)
+                if current.errors.first != nil, let parser = current.context { xmlStopParser(parser) }
+            }
         }
         return handler
     }

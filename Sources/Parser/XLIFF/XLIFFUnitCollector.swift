@@ -32,7 +32,9 @@ struct XLIFFElement {
     /// attribute value points into the text as written.
     let parserCursor: UnsafePointer<xmlChar>
     let parserBase: UnsafePointer<xmlChar>
-    let session: XLIFFReadSession
+    /// The session that made the element and outlives it; not retained, as each element of
+    /// a file would retain and release it once more.
+    unowned(unsafe) let session: XLIFFReadSession
 
     /// Whether the element's local name is `name` (ASCII).
     func hasLocalName(_ name: StaticString) -> Bool {
@@ -188,13 +190,19 @@ struct XLIFFUnitCollector {
     /// Greater than zero inside a subtree msgc skips.
     private var skippedDepth = 0
     private var unit: UnitBuilder?
+    /// The parts of the unit being read. Kept here rather than in `UnitBuilder` so that one
+    /// array serves every unit of the file: most have one part, and an array each was an
+    /// allocation per unit.
+    private var parts: [Part] = []
     private var capture: TextCapture?
+    /// The UTF-8 of the text being captured: one buffer for every capture of the file.
+    private var captureBytes: [UInt8] = []
     private var rootLocation: SourceLocation?
     private var firstFileLocation: SourceLocation?
     /// Whether the current 1.2 `<file>` agrees with the file's target language.
     private var isFileAccepted = true
-    /// The index in `units` of the first unit with each id.
-    private var firstUnits: [String: Int] = [:]
+    /// The id of every unit kept so far, to report a repeated one.
+    private var unitIDs: Set<String> = []
 
     init(path: String, utf8: [UInt8]) {
         self.path = path
@@ -229,12 +237,12 @@ struct XLIFFUnitCollector {
             startUnit(element)
         case (.v2_0, .unit, .segment), (.v2_0, .unit, .ignorable):
             stack.append(.part)
-            unit?.parts.append(Part(isSegment: name == .segment, state: element.attributeValue("state")))
+            if unit != nil { parts.append(Part(isSegment: name == .segment, state: element.attributeValue("state"))) }
         case (.v1_2, .unit, .source), (.v2_0, .part, .source):
             capture = TextCapture(role: .source, element: element)
         case (.v1_2, .unit, .target), (.v2_0, .part, .target):
             capture = TextCapture(role: .target, element: element)
-            if version == .v1_2 { unit?.parts[0].state = element.attributeValue("state") }
+            if version == .v1_2, unit != nil { parts[0].state = element.attributeValue("state") }
         default:
             skippedDepth = 1
         }
@@ -248,11 +256,12 @@ struct XLIFFUnitCollector {
         }
         if capture != nil {
             if capture!.popInline() { return }
-            // Taken out of `capture`, so that its arrays are not shared and copied on write.
-            var current = capture.take()!
-            current.text = String(decoding: current.bytes, as: UTF8.self)
-            current.isVerbatim = isVerbatim(current, endOffset: contentEnd())
-            finish(current)
+            let current = capture.take()!
+            let text = CapturedText(
+                text: String(decoding: captureBytes, as: UTF8.self), location: current.location,
+                isVerbatim: isVerbatim(current, endOffset: contentEnd()), order: current.order, markup: current.markup)
+            captureBytes.removeAll(keepingCapacity: true)
+            finish(text, role: current.role)
             return
         }
         guard let context = stack.popLast() else { return }
@@ -263,7 +272,7 @@ struct XLIFFUnitCollector {
 
     mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard skippedDepth == 0, capture?.droppedDepth == 0 else { return }
-        capture!.bytes.append(contentsOf: bytes)
+        captureBytes.append(contentsOf: bytes)
     }
 
     /// Called once the whole document has been read without error.
@@ -319,12 +328,13 @@ struct XLIFFUnitCollector {
 
     private mutating func startUnit(_ element: XLIFFElement) {
         stack.append(.unit)
-        var builder = UnitBuilder(location: element.location, elementName: element.localNameString)
+        var builder = UnitBuilder(location: element.location)
+        parts.removeAll(keepingCapacity: true)
         if version == .v1_2 {
             builder.id = nonEmpty(element.attribute("id"))
             builder.isApproved = element.attributeValue("approved") == "yes"
             builder.isGettextHeader = element.attributeValue("restype") == "x-gettext-domain-header"
-            builder.parts = [Part(isSegment: true, state: nil)]
+            parts.append(Part(isSegment: true, state: nil))
         } else if let name = nonEmpty(element.attribute("name")) {
             builder.id = name
         } else if let id = nonEmpty(element.attribute("id")) {
@@ -344,7 +354,7 @@ struct XLIFFUnitCollector {
             current.pushInline(dropsText: false)
         case .codePoint:
             current.pushInline(dropsText: false)
-            if current.droppedDepth == 0 { current.bytes.append(contentsOf: Self.decodeCodePoint(element.attributeValue("hex")).utf8) }
+            if current.droppedDepth == 0 { captureBytes.append(contentsOf: Self.decodeCodePoint(element.attributeValue("hex")).utf8) }
         case .pairedCode, .code:
             current.pushInline(dropsText: kind == .code)
             if current.role == .target {
@@ -386,15 +396,15 @@ struct XLIFFUnitCollector {
         guard !capture.hasChildElements, let start = capture.contentOffset, let endOffset, endOffset >= start,
               endOffset <= utf8.count else { return false }
         let raw = utf8[start..<endOffset]
-        return !raw.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) && raw.isSameBytes(as: capture.bytes)
+        return !raw.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) && raw.isSameBytes(as: captureBytes)
     }
 
-    private mutating func finish(_ capture: TextCapture) {
-        guard unit != nil, !unit!.parts.isEmpty else { return }
-        let last = unit!.parts.count - 1
-        switch capture.role {
-        case .source where unit!.parts[last].source == nil: unit!.parts[last].source = capture
-        case .target where unit!.parts[last].target == nil: unit!.parts[last].target = capture
+    private mutating func finish(_ text: CapturedText, role: TextCapture.Role) {
+        guard unit != nil, !parts.isEmpty else { return }
+        let last = parts.count - 1
+        switch role {
+        case .source where parts[last].source == nil: parts[last].source = text
+        case .target where parts[last].target == nil: parts[last].target = text
         default: break
         }
     }
@@ -404,38 +414,47 @@ struct XLIFFUnitCollector {
     private mutating func finishUnit(_ builder: UnitBuilder) {
         guard isFileAccepted, !builder.isGettextHeader else { return }
         guard let id = builder.id else {
-            diagnostics.append(XLIFFDiagnostics.unitWithoutID(element: builder.elementName, at: builder.location))
+            diagnostics.append(XLIFFDiagnostics.unitWithoutID(element: version == .v1_2 ? "trans-unit" : "unit", at: builder.location))
             return
         }
-        let segments = builder.parts.filter(\.isSegment)
-        guard !segments.isEmpty, segments.allSatisfy({ $0.source != nil }) else {
+        // Counted rather than filtered into arrays: nearly every unit has one part.
+        var hasSegment = false
+        var everySegmentHasSource = true
+        var everySegmentHasTarget = true
+        for part in parts where part.isSegment {
+            hasSegment = true
+            if part.source == nil { everySegmentHasSource = false }
+            if part.target == nil { everySegmentHasTarget = false }
+        }
+        guard hasSegment, everySegmentHasSource, let firstSource = parts.first(where: { $0.source != nil })?.source else {
             diagnostics.append(XLIFFDiagnostics.unitWithoutSource(id: id.value, at: builder.location))
             return
         }
-        if let first = firstUnits[id.value].map({ units[$0].id.location }) {
+        guard unitIDs.insert(id.value).inserted else {
+            let first = units.first { $0.id.value == id.value }!.id.location
             diagnostics.append(XLIFFDiagnostics.duplicateUnit(
                 id: id.value, firstLine: first.line, at: id.location.spanning(scalars: id.value.unicodeScalars.count),
                 first: first))
             return
         }
-        firstUnits[id.value] = units.count
 
-        let sources = builder.parts.compactMap(\.source)
-        let source = Located(sources.count == 1 ? sources[0].text : sources.map(\.text).joined(), at: sources[0].location,
-                             style: sources.count == 1 && sources[0].isVerbatim ? .plain : .opaque)
+        let sourceCount = parts.count { $0.source != nil }
+        let source = Located(
+            sourceCount == 1 ? firstSource.text : parts.compactMap(\.source?.text).joined(), at: firstSource.location,
+            style: sourceCount == 1 && firstSource.isVerbatim ? .plain : .opaque)
 
-        let (state, rawState) = unitState(builder)
-        let targets = builder.parts.compactMap(\.target)
+        let (state, rawState) = unitState(isApproved: builder.isApproved)
+        let firstTarget = parts.first { $0.target != nil }?.target
         var target: Located<String>?
-        if let first = targets.first, segments.allSatisfy({ $0.target != nil }) {
+        if let firstTarget, everySegmentHasTarget {
             // One part (every 1.2 unit, most 2.0 ones) has its target's text as it is.
-            let text = builder.parts.count == 1 ? first.text : orderedTargetText(builder.parts)
-            if !text.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
-                target = Located(text, at: first.location,
-                                 style: builder.parts.count == 1 && first.isVerbatim ? .plain : .opaque)
+            let text = parts.count == 1 ? firstTarget.text : orderedTargetText()
+            if !Self.isBlank(text) {
+                target = Located(text, at: firstTarget.location,
+                                 style: parts.count == 1 && firstTarget.isVerbatim ? .plain : .opaque)
             }
         }
-        let markup = targets.count == 1 ? targets[0].markup : targets.flatMap(\.markup)
+        let markup = parts.count { $0.target != nil } == 1 ? firstTarget!.markup : parts.flatMap { $0.target?.markup ?? [] }
         units.append(TranslationUnit(
             id: id, source: source, target: target, state: target == nil ? .untranslated : state,
             rawState: rawState, inlineMarkup: markup, location: builder.location))
@@ -449,15 +468,22 @@ struct XLIFFUnitCollector {
         }
     }
 
+    /// Whether `text` is empty or white space only. Nearly every text starts with a visible
+    /// ASCII character or a letter, and the first byte settles the first case.
+    private static func isBlank(_ text: String) -> Bool {
+        if let first = text.utf8.first, first > 0x20, first < 0x80 { return false }
+        return text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    }
+
     /// The unit's state: for 1.2 the target's `state` and the unit's `approved`; for 2.0 the
     /// least state of its segments, a segment without target counting as untranslated.
-    private func unitState(_ builder: UnitBuilder) -> (TranslationState, String?) {
+    private func unitState(isApproved: Bool) -> (TranslationState, String?) {
         if version == .v1_2 {
-            let raw = builder.parts[0].state
-            return (XLIFFStates.state(xliff12: raw, isApproved: builder.isApproved), raw)
+            let raw = parts[0].state
+            return (XLIFFStates.state(xliff12: raw, isApproved: isApproved), raw)
         }
         var least: (TranslationState, String?)?
-        for part in builder.parts where part.isSegment {
+        for part in parts where part.isSegment {
             let state = part.target == nil ? .untranslated : XLIFFStates.state(xliff20: part.state)
             if least == nil || state < least!.0 { least = (state, part.state) }
         }
@@ -466,7 +492,7 @@ struct XLIFFUnitCollector {
 
     /// The target text of all parts, in the order 2.0 `target/@order` gives, else in document
     /// order; an ignorable without target contributes its source.
-    private func orderedTargetText(_ parts: [Part]) -> String {
+    private func orderedTargetText() -> String {
         let texts = parts.map { $0.target?.text ?? ($0.isSegment ? "" : $0.source?.text ?? "") }
         var slots = [String?](repeating: nil, count: parts.count)
         for (index, part) in parts.enumerated() {
@@ -495,26 +521,22 @@ struct XLIFFUnitCollector {
 private struct Part {
     var isSegment: Bool
     var state: String?
-    var source: TextCapture?
-    var target: TextCapture?
+    var source: CapturedText?
+    var target: CapturedText?
 }
 
 private struct UnitBuilder {
     var location: SourceLocation
-    var elementName: String
     var id: Located<String>?
     var isApproved = false
     var isGettextHeader = false
-    var parts: [Part] = []
 }
 
+/// A source or target being read: its text goes to the collector's `captureBytes`.
 private struct TextCapture {
     enum Role { case source, target }
 
     var role: Role
-    /// The text as UTF-8 while it is read; `text` once the element ends.
-    var bytes: [UInt8] = []
-    var text = ""
     var location: SourceLocation
     var contentOffset: Int?
     /// 2.0 `target/@order`.
@@ -525,7 +547,6 @@ private struct TextCapture {
     private(set) var droppedDepth = 0
     var markup: [Located<String>] = []
     var hasChildElements = false
-    var isVerbatim = false
 
     mutating func pushInline(dropsText: Bool) {
         inline.append(dropsText)
@@ -545,6 +566,16 @@ private struct TextCapture {
         self.contentOffset = element.contentStart
         self.order = element.attributeValue("order").flatMap { Int($0) }
     }
+}
+
+/// A source or target once its element has ended.
+private struct CapturedText {
+    var text: String
+    var location: SourceLocation
+    /// Whether `text` is written in the file exactly as it reads, on one line.
+    var isVerbatim: Bool
+    var order: Int?
+    var markup: [Located<String>]
 }
 
 extension String {
