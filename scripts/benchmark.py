@@ -13,7 +13,7 @@ and again when the generator or the seed changes) it times, as separate processe
 
 each several times (the median is reported), with the wall time from a monotonic clock and
 the peak resident memory of the process from getrusage (ru_maxrss). msgc is built in
-release mode first; translate-toolkit is installed from PyPI into .benchmark/venv.
+release mode first, by scripts/build-release.sh; translate-toolkit is installed from PyPI into .benchmark/venv.
 
 The results, the machine, the tool versions and the targets of BENCHMARKS.md (met or not)
 replace the part of BENCHMARKS.md between its `benchmark:begin` and `benchmark:end`
@@ -53,7 +53,8 @@ def run_quiet(command, **kwargs):
 
 def build_msgc(scratch_path):
     log(f"building msgc (release, {scratch_path})")
-    subprocess.run(["swift", "build", "-c", "release", "--scratch-path", str(scratch_path)], cwd=ROOT, check=True,
+    # The release build as scripts/build-release.sh makes it: the binary users run.
+    subprocess.run([str(ROOT / "scripts" / "build-release.sh"), "--scratch-path", str(scratch_path)], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     binary = Path(run_quiet(["swift", "build", "-c", "release", "--scratch-path", str(scratch_path), "--show-bin-path"],
                             cwd=ROOT).strip().splitlines()[-1]) / "msgc"
@@ -197,7 +198,7 @@ def render(results, info, tools, load_before, load_after, other, command):
               f"- other work: {other['seconds']:,.1f} s of CPU time in the {other['wall']:,.0f} s of measuring "
               f"({other['share']:.1%} of the machine)"
               + ("" if other["share"] < 0.05 else " — **the machine was busy with other work: wall times are slower than it can do**"),
-              f"- {tools['swift']}; msgc {tools['msgc']} (release build)",
+              f"- {tools['swift']}; msgc {tools['msgc']} (release build, scripts/build-release.sh: Swift runtime linked statically)",
               f"- {tools['xmllint']}",
               f"- {tools['pofilter']} (Python {tools['python']})", "", END]
     return "\n".join(lines)

@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
-swift build -c release --product msgc
+scripts/build-release.sh
 .build/release/msgc build --content content --environment sandbox "$@"
