@@ -203,6 +203,9 @@ struct XLIFFUnitCollector {
     private var isFileAccepted = true
     /// The id of every unit kept so far, to report a repeated one.
     private var unitIDs: Set<String> = []
+    /// Fewer bytes than a unit of XLIFF takes even without notes: the set of ids is made that
+    /// large at once rather than grown (and rehashed) a doubling at a time.
+    private static let bytesPerUnitEstimate = 256
 
     init(path: String, utf8: [UInt8]) {
         self.path = path
@@ -417,19 +420,34 @@ struct XLIFFUnitCollector {
             diagnostics.append(XLIFFDiagnostics.unitWithoutID(element: version == .v1_2 ? "trans-unit" : "unit", at: builder.location))
             return
         }
-        // Counted rather than filtered into arrays: nearly every unit has one part.
+        // Counted through indices rather than filtered into arrays or copied part by part:
+        // nearly every unit has one part, and these few lines run for every unit of a file.
         var hasSegment = false
         var everySegmentHasSource = true
         var everySegmentHasTarget = true
-        for part in parts where part.isSegment {
+        var sourceCount = 0
+        var targetCount = 0
+        var firstSourceIndex = -1
+        var firstTargetIndex = -1
+        for index in parts.indices {
+            if parts[index].source != nil {
+                sourceCount += 1
+                if firstSourceIndex < 0 { firstSourceIndex = index }
+            }
+            if parts[index].target != nil {
+                targetCount += 1
+                if firstTargetIndex < 0 { firstTargetIndex = index }
+            }
+            guard parts[index].isSegment else { continue }
             hasSegment = true
-            if part.source == nil { everySegmentHasSource = false }
-            if part.target == nil { everySegmentHasTarget = false }
+            if parts[index].source == nil { everySegmentHasSource = false }
+            if parts[index].target == nil { everySegmentHasTarget = false }
         }
-        guard hasSegment, everySegmentHasSource, let firstSource = parts.first(where: { $0.source != nil })?.source else {
+        guard hasSegment, everySegmentHasSource, firstSourceIndex >= 0 else {
             diagnostics.append(XLIFFDiagnostics.unitWithoutSource(id: id.value, at: builder.location))
             return
         }
+        if unitIDs.isEmpty { unitIDs.reserveCapacity(utf8.count / Self.bytesPerUnitEstimate) }
         guard unitIDs.insert(id.value).inserted else {
             let first = units.first { $0.id.value == id.value }!.id.location
             diagnostics.append(XLIFFDiagnostics.duplicateUnit(
@@ -438,23 +456,23 @@ struct XLIFFUnitCollector {
             return
         }
 
-        let sourceCount = parts.count { $0.source != nil }
         let source = Located(
-            sourceCount == 1 ? firstSource.text : parts.compactMap(\.source?.text).joined(), at: firstSource.location,
-            style: sourceCount == 1 && firstSource.isVerbatim ? .plain : .opaque)
+            sourceCount == 1 ? parts[firstSourceIndex].source!.text : parts.compactMap(\.source?.text).joined(),
+            at: parts[firstSourceIndex].source!.location,
+            style: sourceCount == 1 && parts[firstSourceIndex].source!.isVerbatim ? .plain : .opaque)
 
         let (state, rawState) = unitState(isApproved: builder.isApproved)
-        let firstTarget = parts.first { $0.target != nil }?.target
         var target: Located<String>?
-        if let firstTarget, everySegmentHasTarget {
+        if firstTargetIndex >= 0, everySegmentHasTarget {
             // One part (every 1.2 unit, most 2.0 ones) has its target's text as it is.
-            let text = parts.count == 1 ? firstTarget.text : orderedTargetText()
+            let text = parts.count == 1 ? parts[firstTargetIndex].target!.text : orderedTargetText()
             if !Self.isBlank(text) {
-                target = Located(text, at: firstTarget.location,
-                                 style: parts.count == 1 && firstTarget.isVerbatim ? .plain : .opaque)
+                target = Located(text, at: parts[firstTargetIndex].target!.location,
+                                 style: parts.count == 1 && parts[firstTargetIndex].target!.isVerbatim ? .plain : .opaque)
             }
         }
-        let markup = parts.count { $0.target != nil } == 1 ? firstTarget!.markup : parts.flatMap { $0.target?.markup ?? [] }
+        let markup = targetCount == 0 ? [] : targetCount == 1 ? parts[firstTargetIndex].target!.markup
+            : parts.flatMap { $0.target?.markup ?? [] }
         units.append(TranslationUnit(
             id: id, source: source, target: target, state: target == nil ? .untranslated : state,
             rawState: rawState, inlineMarkup: markup, location: builder.location))
