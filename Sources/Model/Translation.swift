@@ -55,10 +55,14 @@ public struct TranslationFile: Hashable, Sendable {
     /// False when the file could not be read at all (malformed, DOCTYPE, not XLIFF); its
     /// units are then empty and the reason is a diagnostic.
     public var isReadable: Bool
+    /// Whether no two of `units` share an id, as the XLIFF reader makes sure (it keeps the
+    /// first of a repeated id and reports the others). When false, whoever looks a unit up
+    /// by id must find the first one with it.
+    public var hasUniqueUnitIDs: Bool
 
     public init(
         path: String, version: Version?, targetLanguage: Located<String>?, sourceLanguage: Located<String>?,
-        units: [TranslationUnit], isReadable: Bool
+        units: [TranslationUnit], isReadable: Bool, hasUniqueUnitIDs: Bool = false
     ) {
         self.path = path
         self.version = version
@@ -66,5 +70,6 @@ public struct TranslationFile: Hashable, Sendable {
         self.sourceLanguage = sourceLanguage
         self.units = units
         self.isReadable = isReadable
+        self.hasUniqueUnitIDs = hasUniqueUnitIDs
     }
 }

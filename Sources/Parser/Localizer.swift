@@ -9,80 +9,128 @@ public enum Localizer {
     public static func localize(_ catalog: Catalog) -> Localization {
         guard let config = catalog.config else { return Localization(candidates: [], gaps: [], fileForLocale: [:]) }
         let sourceLocale = config.sourceLocale.value
-
         let fileForLocale = translationFiles(catalog, sourceLocale: sourceLocale)
-        // Each file's units by id, the first of a repeated id winning (lint reports the others),
-        // one file per task. Positions, not units: copying a unit retains each of its strings,
-        // and only a gap needs a copy.
-        let localesWithFiles = fileForLocale.keys.sorted()
-        let unitIndexes = localesWithFiles.concurrentMap { locale in
-            let units = fileForLocale[locale]!.units
-            return Dictionary(units.indices.lazy.map { (units[$0].id.value, $0) }, uniquingKeysWith: { first, _ in first })
-        }
-        let unitIndexByLocale = Dictionary(uniqueKeysWithValues: zip(localesWithFiles, unitIndexes))
-
         let projectLocales = Set(config.locales.map(\.value))
         let pseudoLocales = fileForLocale.keys.filter { PseudoLocale.isPseudo($0) && !projectLocales.contains($0) }.sorted()
-        var productLocales: [String: [String]] = [:]
-        for message in catalog.messages where productLocales[message.product.value] == nil {
-            productLocales[message.product.value] = config.locales(of: message.product.value) + pseudoLocales
-        }
-        let localesOfProduct = productLocales
-        // Messages are bound independently: in chunks on every core, joined in message order,
-        // so the stable sorts below see exactly the order a single loop would make.
+
+        // Candidates come out sorted by product, locale and key. The messages are put in
+        // product and key order once (catalog order where both are equal), in runs of one
+        // product; each locale binds every message of its products into its place in that
+        // order, and the locales' lists are interleaved run by run. Nothing is sorted after.
         let messages = catalog.messages
-        let chunkSize = 16
-        let bound = Array(stride(from: 0, to: messages.count, by: chunkSize)).concurrentMap { start in
-            var candidates: [LocalizedMessage] = []
-            var gaps: [TranslationGap] = []
-            for message in messages[start..<min(start + chunkSize, messages.count)] {
-                bind(
-                    message, locales: localesOfProduct[message.product.value]!, sourceLocale: sourceLocale, config: config,
-                    fileForLocale: fileForLocale, unitIndexByLocale: unitIndexByLocale, candidates: &candidates, gaps: &gaps)
+        let order = messages.indices.sorted {
+            (messages[$0].product.value, messages[$0].key.value, $0) < (messages[$1].product.value, messages[$1].key.value, $1)
+        }
+        var runs: [ProductRun] = []
+        var runOfMessage = [Int](repeating: 0, count: messages.count)
+        var runStart = 0
+        while runStart < order.count {
+            let product = messages[order[runStart]].product.value
+            var runEnd = runStart + 1
+            while runEnd < order.count && messages[order[runEnd]].product.value == product { runEnd += 1 }
+            for position in runStart..<runEnd { runOfMessage[order[position]] = runs.count }
+            runs.append(ProductRun(positions: runStart..<runEnd, locales: Set(config.locales(of: product) + pseudoLocales)))
+            runStart = runEnd
+        }
+        let productRuns = runs
+        let runOf = runOfMessage
+        let locales = Set(runs.flatMap(\.locales)).sorted()
+        // What every locale needs of a message, made once: one SharedMessage for all its
+        // localized messages, its fields and the ids of their units.
+        let prepared = messages.map { message in
+            let fields = message.fields
+            return PreparedMessage(
+                shared: SharedMessage(message), fields: fields, unitIDs: fields.map { "\(message.id)/\($0.field)" })
+        }
+        var positionOfMessage = [Int](repeating: 0, count: messages.count)
+        for (position, index) in order.enumerated() { positionOfMessage[index] = position }
+        let positionOf = positionOfMessage
+
+        // One task per locale. It binds the messages in catalog order, the order in which
+        // `msgc extract` writes their units, so that a unit is nearly always the one after
+        // the last found; each candidate goes to the message's place in the sorted order.
+        let bound = locales.concurrentMap { locale in
+            var binder = LocaleBinder(
+                locale: locale, isSource: locale == sourceLocale, file: fileForLocale[locale], minimumState: config.minimumState)
+            let applies = productRuns.map { $0.locales.contains(locale) }
+            var slots = [LocalizedMessage?](repeating: nil, count: prepared.count)
+            for index in prepared.indices where applies[runOf[index]] {
+                slots[positionOf[index]] = binder.bind(prepared[index])
             }
-            return (candidates, gaps)
+            var candidates: [LocalizedMessage] = []
+            var runEnds: [Int] = []
+            runEnds.reserveCapacity(productRuns.count)
+            for run in productRuns {
+                for position in run.positions { if let candidate = slots[position] { candidates.append(candidate) } }
+                runEnds.append(candidates.count)
+            }
+            return BoundLocale(candidates: candidates, runEnds: runEnds, gaps: binder.gaps)
         }
-        var candidates = bound.flatMap(\.0)
-        var gaps = bound.flatMap(\.1)
-        // Sorted through their positions: a LocalizedMessage holds a whole Message, and moving
-        // one in a merge sort costs far more than comparing two sort keys.
-        let order = candidates.indices.sorted {
-            (candidates[$0].message.product.value, candidates[$0].locale, candidates[$0].message.key.value)
-                < (candidates[$1].message.product.value, candidates[$1].locale, candidates[$1].message.key.value)
+
+        var candidates: [LocalizedMessage] = []
+        candidates.reserveCapacity(bound.reduce(0) { $0 + $1.candidates.count })
+        for runIndex in productRuns.indices {
+            for boundLocale in bound {
+                let start = runIndex == 0 ? 0 : boundLocale.runEnds[runIndex - 1]
+                candidates.append(contentsOf: boundLocale.candidates[start..<boundLocale.runEnds[runIndex]])
+            }
         }
-        candidates = order.map { candidates[$0] }
+        var gaps = bound.flatMap(\.gaps)
         gaps.sort { ($0.subject, $0.field) < ($1.subject, $1.field) }
         return Localization(candidates: candidates, gaps: gaps, fileForLocale: fileForLocale.mapValues(\.path))
     }
 
-    /// Binds one message in each of `locales`: a candidate where every field has a usable
-    /// translation, and a gap for every field that has none.
-    private static func bind(
-        _ message: Message, locales: [String], sourceLocale: String, config: ProjectConfig,
-        fileForLocale: [String: TranslationFile], unitIndexByLocale: [String: [String: Int]],
-        candidates: inout [LocalizedMessage], gaps: inout [TranslationGap]
-    ) {
-        let fields = message.fields
-        let shared = SharedMessage(message)
-        // The unit ids are the same in every locale: made once per message.
-        let unitIDs = fields.map { "\(message.id)/\($0.field)" }
-        for locale in locales {
-            if locale == sourceLocale {
-                var texts: [MessageField: Located<String>] = [:]
-                texts.reserveCapacity(fields.count)
-                for (field, text) in fields { texts[field] = text }
-                candidates.append(LocalizedMessage(shared: shared, locale: locale, texts: texts, translationPath: nil))
-                continue
-            }
-            let subject = Subject(product: message.product.value, key: message.key.value, locale: locale)
-            let file = fileForLocale[locale]
-            let unitIndex = unitIndexByLocale[locale] ?? [:]
-            let path = file?.path
+    /// Messages of one product, as positions in the sorted order, and the product's locales.
+    private struct ProductRun {
+        var positions: Range<Int>
+        var locales: Set<String>
+    }
+
+    private struct PreparedMessage: Sendable {
+        var shared: SharedMessage
+        var fields: [(field: MessageField, text: Located<String>)]
+        var unitIDs: [String]
+    }
+
+    /// One locale's candidates in product and key order, where each product's run ends in
+    /// them, and its gaps.
+    private struct BoundLocale: Sendable {
+        var candidates: [LocalizedMessage]
+        var runEnds: [Int]
+        var gaps: [TranslationGap]
+    }
+
+    /// Binds messages in one locale: a candidate where every field has a usable translation,
+    /// and a gap for every field that has none (kept in `gaps`).
+    private struct LocaleBinder {
+        let locale: String
+        let isSource: Bool
+        let file: TranslationFile?
+        let minimumState: TranslationState
+        var finder: UnitFinder?
+        var gaps: [TranslationGap] = []
+
+        init(locale: String, isSource: Bool, file: TranslationFile?, minimumState: TranslationState) {
+            self.locale = locale
+            self.isSource = isSource
+            self.file = file
+            self.minimumState = minimumState
+            self.finder = file.map(UnitFinder.init)
+        }
+
+        mutating func bind(_ prepared: PreparedMessage) -> LocalizedMessage? {
             var texts: [MessageField: Located<String>] = [:]
-            texts.reserveCapacity(fields.count)
+            texts.reserveCapacity(prepared.fields.count)
+            if isSource {
+                for (field, text) in prepared.fields { texts[field] = text }
+                return LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: nil)
+            }
+            let message = prepared.shared.message
+            let subject = Subject(product: message.product.value, key: message.key.value, locale: locale)
+            let path = file?.path
             var complete = true
-            for ((field, source), unitID) in zip(fields, unitIDs) {
-                guard let file, let index = unitIndex[unitID] else {
+            for ((field, source), unitID) in zip(prepared.fields, prepared.unitIDs) {
+                guard let file, let index = finder!.find(unitID) else {
                     gaps.append(TranslationGap(subject: subject, field: field, reason: .missing, unit: nil, translationPath: path))
                     complete = false
                     continue
@@ -99,7 +147,7 @@ public enum Localizer {
                     complete = false
                     continue
                 }
-                if file.units[index].state < config.minimumState {
+                if file.units[index].state < minimumState {
                     let unit = file.units[index]
                     gaps.append(TranslationGap(
                         subject: subject, field: field, reason: .belowMinimumState(state: unit.state, rawState: unit.rawState),
@@ -109,9 +157,38 @@ public enum Localizer {
                 }
                 texts[field] = target
             }
-            if complete {
-                candidates.append(LocalizedMessage(shared: shared, locale: locale, texts: texts, translationPath: path))
+            return complete ? LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: path) : nil
+        }
+    }
+
+    /// Finds a file's units by id: the first unit with the id, as lint reports the others.
+    ///
+    /// Where the file's ids are known to be unique, the unit after the last one found is
+    /// tried first, which is where `msgc extract` put it; only when that misses is an index
+    /// of every id made, once.
+    private struct UnitFinder {
+        let units: [TranslationUnit]
+        let hasUniqueIDs: Bool
+        var next = 0
+        var index: [String: Int]?
+
+        init(_ file: TranslationFile) {
+            units = file.units
+            hasUniqueIDs = file.hasUniqueUnitIDs
+        }
+
+        mutating func find(_ id: String) -> Int? {
+            if hasUniqueIDs, next < units.count, units[next].id.value == id {
+                next += 1
+                return next - 1
             }
+            if index == nil {
+                let units = units
+                index = Dictionary(units.indices.lazy.map { (units[$0].id.value, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            guard let found = index![id] else { return nil }
+            next = found + 1
+            return found
         }
     }
 

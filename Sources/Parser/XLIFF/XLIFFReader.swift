@@ -131,7 +131,7 @@ final class XLIFFReadSession {
         collector.finishDocument()
         let file = TranslationFile(
             path: path, version: collector.version, targetLanguage: collector.targetLanguage,
-            sourceLanguage: collector.sourceLanguage, units: collector.units, isReadable: true)
+            sourceLanguage: collector.sourceLanguage, units: collector.units, isReadable: true, hasUniqueUnitIDs: true)
         return (file, collector.diagnostics)
     }
 
