@@ -51,10 +51,13 @@ public struct ContentTree: Sendable {
         let (xliffPaths, xliffWalkDiagnostics) = files(under: "translations", extensions: ["xliff", "xlf"])
         diagnostics += xliffWalkDiagnostics
 
-        // Message sources and XLIFF files are parsed independently of each other: on every
-        // core, as one list of jobs so that no core waits at the end of the first kind. XLIFF
-        // files are the larger and go first, so the small sources fill the last gaps.
-        let jobs = xliffPaths.map(ParseJob.xliff) + sourcePaths.map(ParseJob.source)
+        let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"])
+
+        // Message sources, XLIFF files and the images on disk are read independently of each
+        // other: on every core, as one list of jobs so that no core waits at the end of the
+        // first kind. XLIFF files are the larger and go first, so the small files fill the
+        // last gaps.
+        let jobs = xliffPaths.map(ParseJob.xliff) + sourcePaths.map(ParseJob.source) + imagePaths.map(ParseJob.image)
         let results = jobs.concurrentMap { job -> ParseResult in
             switch job {
             case .source(let path):
@@ -73,10 +76,13 @@ public struct ContentTree: Sendable {
                         path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
                     return .xliff((file, [readFailure(failure, path: path)]))
                 }
+            case .image(let path):
+                return .image(image(at: path))
             }
         }
         // Diagnostics in the order the stages always gave them: sources, then XLIFF files.
         var xliffDiagnostics: [Diagnostic] = []
+        var imagesOnDisk: [String: ImageAsset] = [:]
         for (job, result) in zip(jobs, results) {
             switch result {
             case .source(let (parsed, source, sourceDiagnostics)):
@@ -86,11 +92,12 @@ public struct ContentTree: Sendable {
             case .xliff(let (file, fileDiagnostics)):
                 translationFiles.append(file)
                 xliffDiagnostics += fileDiagnostics
+            case .image(let asset):
+                imagesOnDisk[asset.path] = asset
             }
         }
         diagnostics += xliffDiagnostics
 
-        let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"])
         var images: [String: ImageAsset] = [:]
         var referenced = Set<String>()
         for message in messages {
@@ -105,7 +112,7 @@ public struct ContentTree: Sendable {
             return !referencedPaths.contains { $0 == path || $0.hasPrefix(path + "/") }
         }
         for path in referenced.union(imagePaths).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            images[path] = image(at: path)
+            images[path] = imagesOnDisk[path] ?? image(at: path)
         }
 
         let catalog = Catalog(
@@ -243,9 +250,11 @@ public struct ContentTree: Sendable {
 private enum ParseJob: Sendable {
     case source(String)
     case xliff(String)
+    case image(String)
 }
 
 private enum ParseResult: Sendable {
     case source(([Message], SourceFile?, [Diagnostic]))
     case xliff((TranslationFile, [Diagnostic]))
+    case image(ImageAsset)
 }

@@ -21,8 +21,23 @@ enum FileReader {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         defer { close(descriptor) }
-        var result = [UInt8]()
-        result.reserveCapacity(Int(status.st_size))
+        // Read straight into the result, as large as `stat` says, without filling it first;
+        // then on in chunks until the end, for a file that grew meanwhile.
+        var failure: Int32?
+        var result = [UInt8](unsafeUninitializedCapacity: Int(status.st_size)) { buffer, count in
+            count = 0
+            while count < buffer.count {
+                let read = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if read < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if read == 0 { return }
+                count += read
+            }
+        }
+        if let failure { return .failure(.unreadable(String(cString: strerror(failure)))) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
