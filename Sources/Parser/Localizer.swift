@@ -16,7 +16,7 @@ public enum Localizer {
         // Candidates come out sorted by product, locale and key. The messages are put in
         // product and key order once (catalog order where both are equal), in runs of one
         // product; each locale binds every message of its products into its place in that
-        // order, and the locales' lists are interleaved run by run. Nothing is sorted after.
+        // order, and the locales' places are read run by run. Nothing is sorted after.
         let messages = catalog.messages
         let order = messages.indices.sorted {
             (messages[$0].product.value, messages[$0].key.value, $0) < (messages[$1].product.value, messages[$1].key.value, $1)
@@ -57,22 +57,13 @@ public enum Localizer {
             for index in prepared.indices where applies[runOf[index]] {
                 slots[positionOf[index]] = binder.bind(prepared[index])
             }
-            var candidates: [LocalizedMessage] = []
-            var runEnds: [Int] = []
-            runEnds.reserveCapacity(productRuns.count)
-            for run in productRuns {
-                for position in run.positions { if let candidate = slots[position] { candidates.append(candidate) } }
-                runEnds.append(candidates.count)
-            }
-            return BoundLocale(candidates: candidates, runEnds: runEnds, gaps: binder.gaps)
+            return BoundLocale(slots: slots, gaps: binder.gaps)
         }
 
         var candidates: [LocalizedMessage] = []
-        candidates.reserveCapacity(bound.reduce(0) { $0 + $1.candidates.count })
-        for runIndex in productRuns.indices {
+        for run in productRuns {
             for boundLocale in bound {
-                let start = runIndex == 0 ? 0 : boundLocale.runEnds[runIndex - 1]
-                candidates.append(contentsOf: boundLocale.candidates[start..<boundLocale.runEnds[runIndex]])
+                for position in run.positions { if let candidate = boundLocale.slots[position] { candidates.append(candidate) } }
             }
         }
         var gaps = bound.flatMap(\.gaps)
@@ -92,11 +83,10 @@ public enum Localizer {
         var unitIDs: [String]
     }
 
-    /// One locale's candidates in product and key order, where each product's run ends in
-    /// them, and its gaps.
+    /// One locale's candidates, each at its message's position in product and key order
+    /// (nil where the message has none in the locale), and its gaps.
     private struct BoundLocale: Sendable {
-        var candidates: [LocalizedMessage]
-        var runEnds: [Int]
+        var slots: [LocalizedMessage?]
         var gaps: [TranslationGap]
     }
 

@@ -40,6 +40,14 @@ import Testing
         """
     }
 
+    static let yearly = "com.example.app.yearly"
+
+    /// de-DE units for both yearly messages, in catalog order (zebra, then apple).
+    static let germanUnits = [
+        unit("\(yearly)/zebra/header", "Zebra", "Zebra DE"), unit("\(yearly)/zebra/body", "Z body", "Z DE"),
+        unit("\(yearly)/apple/header", "Apple", "Apfel"), unit("\(yearly)/apple/body", "A body", "A DE"),
+    ]
+
     static func localize(_ files: [String: String]) throws -> (Localization, Catalog) {
         let tree = try TemporaryTree(["msgc.yaml": config, "messages/m.yaml": messages].merging(files) { $1 })
         let (catalog, _) = ContentTree(root: tree.root).load()
@@ -51,13 +59,7 @@ import Testing
     }
 
     @Test func candidatesComeOutByProductLocaleAndKey() throws {
-        let yearly = "com.example.app.yearly"
-        let (localization, _) = try Self.localize([
-            "translations/de-DE.xliff": Self.xliff("de-DE", [
-                Self.unit("\(yearly)/zebra/header", "Zebra", "Zebra DE"), Self.unit("\(yearly)/zebra/body", "Z body", "Z DE"),
-                Self.unit("\(yearly)/apple/header", "Apple", "Apfel"), Self.unit("\(yearly)/apple/body", "A body", "A DE"),
-            ]),
-        ])
+        let (localization, _) = try Self.localize(["translations/de-DE.xliff": Self.xliff("de-DE", Self.germanUnits)])
         #expect(Self.names(localization) == [
             "monthly en-US mango",
             "yearly de-DE apple", "yearly de-DE zebra", "yearly en-US apple", "yearly en-US zebra",
@@ -70,15 +72,9 @@ import Testing
     }
 
     @Test func findsUnitsInAnyOrder() throws {
-        let yearly = "com.example.app.yearly"
         // The units in the reverse of catalog order, so the unit after the last one found is
         // never the next one wanted.
-        let (localization, _) = try Self.localize([
-            "translations/de-DE.xliff": Self.xliff("de-DE", [
-                Self.unit("\(yearly)/apple/body", "A body", "A DE"), Self.unit("\(yearly)/apple/header", "Apple", "Apfel"),
-                Self.unit("\(yearly)/zebra/body", "Z body", "Z DE"), Self.unit("\(yearly)/zebra/header", "Zebra", "Zebra DE"),
-            ]),
-        ])
+        let (localization, _) = try Self.localize(["translations/de-DE.xliff": Self.xliff("de-DE", Self.germanUnits.reversed())])
         let german = localization.candidates.filter { $0.locale == "de-DE" }
         #expect(german.map { $0.texts[.header]?.value } == ["Apfel", "Zebra DE"])
         #expect(german.map { $0.texts[.body]?.value } == ["A DE", "Z DE"])
@@ -86,11 +82,10 @@ import Testing
 
     @Test func theFirstOfARepeatedIDWinsInAFileMadeByHand() throws {
         let (_, catalog) = try Self.localize([:])
-        let yearly = "com.example.app.yearly"
         let place = SourceLocation(path: "translations/de-DE.xliff")
         func unit(_ field: String, _ source: String, _ target: String) -> TranslationUnit {
             TranslationUnit(
-                id: Located("\(yearly)/apple/\(field)", at: place), source: Located(source, at: place),
+                id: Located("\(Self.yearly)/apple/\(field)", at: place), source: Located(source, at: place),
                 target: Located(target, at: place), state: .translated, location: place)
         }
         let file = TranslationFile(
