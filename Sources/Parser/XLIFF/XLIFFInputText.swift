@@ -65,7 +65,7 @@ struct XLIFFInputText {
     }
 
     /// Whether the bytes from `start` are well-formed UTF-8 (RFC 3629, as
-    /// `validSequenceLength`). XLIFF is mostly ASCII markup, so eight ASCII bytes are passed at
+    /// `UTF8Text.firstInvalidUTF8`). XLIFF is mostly ASCII markup, so eight ASCII bytes are passed at
     /// a time, and other sequences are checked in place. (The standard library's validation
     /// took as long as libxml2's parsing of the text.)
     private static func isValidUTF8(_ bytes: [UInt8], start: Int) -> Bool {
@@ -107,51 +107,18 @@ struct XLIFFInputText {
         }
     }
 
-    /// The first byte that breaks UTF-8, with its line and column (in scalars).
+    /// The first byte that breaks UTF-8, with its line and column (in scalars): found by the
+    /// validator message sources use, placed by the line map the reader uses.
     private static func locateInvalidUTF8(_ bytes: [UInt8], start: Int) -> Failure? {
-        var line = 1
-        var column = 1
-        var index = start
-        while index < bytes.count {
-            let byte = bytes[index]
-            let length = validSequenceLength(bytes, at: index)
-            guard length > 0 else {
-                let shown = bytes[index..<min(index + 4, bytes.count)]
-                    .map { "0x" + String($0, radix: 16, uppercase: true).leftPadded(to: 2) }
-                return Failure(
-                    message: "file is not valid UTF-8: byte \(shown.first ?? "") does not start or continue a "
-                        + "character (bytes \(shown.joined(separator: " ")))",
-                    line: line, column: column)
-            }
-            if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && (index + 1 >= bytes.count || bytes[index + 1] != UInt8(ascii: "\n"))) {
-                line += 1
-                column = 1
-            } else if byte != UInt8(ascii: "\r") {
-                column += 1
-            }
-            index += length
-        }
-        return nil
-    }
-
-    /// The length of the well-formed UTF-8 sequence at `index`, or 0 (RFC 3629: no overlong
-    /// forms, no surrogates, nothing above U+10FFFF).
-    private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
-        let first = bytes[index]
-        if first < 0x80 { return 1 }
-        func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-            index + offset < bytes.count && range.contains(bytes[index + offset])
-        }
-        switch first {
-        case 0xC2...0xDF: return continuation(1) ? 2 : 0
-        case 0xE0: return continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : 0
-        case 0xE1...0xEC, 0xEE...0xEF: return continuation(1) && continuation(2) ? 3 : 0
-        case 0xED: return continuation(1, 0x80...0x9F) && continuation(2) ? 3 : 0
-        case 0xF0: return continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : 0
-        case 0xF1...0xF3: return continuation(1) && continuation(2) && continuation(3) ? 4 : 0
-        case 0xF4: return continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : 0
-        default: return 0
-        }
+        guard let index = UTF8Text.firstInvalidUTF8(in: bytes[start...]) else { return nil }
+        var lines = XLIFFLineMap(utf8: bytes, start: start)
+        let (line, column) = lines.position(at: index)
+        let shown = bytes[index..<min(index + 4, bytes.count)]
+            .map { "0x" + String($0, radix: 16, uppercase: true).leftPadded(to: 2) }
+        return Failure(
+            message: "file is not valid UTF-8: byte \(shown.first ?? "") does not start or continue a "
+                + "character (bytes \(shown.joined(separator: " ")))",
+            line: line, column: column)
     }
 
     // MARK: - UTF-16
