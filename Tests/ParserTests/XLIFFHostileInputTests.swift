@@ -147,6 +147,18 @@ struct XLIFFHostileInputTests {
             == "XML is not well-formed: character reference to U+001B, which XML 1.0 does not allow (XLIFF 2.0 writes it as <cp hex=\"1B\"/>)")
     }
 
+    @Test("a comment or tag longer than libxml2 reads as one piece is refused where it starts", arguments: ["comment", "tag"])
+    func hugeMarkup(kind: String) {
+        let filler = String(repeating: "x", count: 10_500_000)
+        let markup = kind == "comment" ? "<!--\(filler)-->" : "<note a=\"\(filler)\"/>"
+        let result = Support.read(xliff(prolog: "", target: "A").replacingOccurrences(of: "<body>", with: "<body>" + markup))
+        expectOneUnreadable(result, code: "XLF001", line: 5)
+        let diagnostic = result.1.first
+        #expect(diagnostic?.location.column == 11)
+        #expect(diagnostic?.message == "XML is not well-formed: a tag, comment, processing instruction or CDATA section "
+            + "longer than 10,000,000 bytes; libxml2 reads no piece of markup that long", "\(diagnostic?.message.prefix(300) ?? "")")
+    }
+
     @Test("an empty or blank file is malformed", arguments: ["", "  \n\t", "\u{FEFF}"])
     func empty(text: String) {
         let result = Support.read(text)

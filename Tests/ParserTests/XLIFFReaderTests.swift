@@ -428,6 +428,71 @@ struct XLIFFReaderTests {
         #expect(file.units.first?.source.location.column == 11)
     }
 
+    @Test("what straddles a boundary between the pieces libxml2 is fed keeps its text and exact position")
+    func chunkBoundaries() throws {
+        // Each unit is placed so that one chunk boundary falls inside it at a chosen byte: in
+        // a CR LF, the id value, a three-byte character, an entity reference, an end tag.
+        struct Placed {
+            var unit: [UInt8]
+            var split: Int
+            var id: String
+            var target: String
+        }
+        let units: [Placed] = (0..<10).map { index in
+            let id = "com.example.p/key-\(index)/header"
+            let tail = ["\r\n", "", "", "", ""][index % 5]
+            let target = "Bleib dabei — für immer & ewig \(index)"
+            let written = target.replacingOccurrences(of: "&", with: "&amp;")
+            let unit = Array("  <trans-unit id=\"\(id)\"><source>Stay</source><target>\(written)</target></trans-unit>\(tail)\n".utf8)
+            let marker: [UInt8] = switch index % 5 {
+            case 0: Array("\r\n".utf8)
+            case 1: Array("key-".utf8)
+            case 2: Array("—".utf8)
+            case 3: Array("&amp;".utf8)
+            default: Array("</target>".utf8)
+            }
+            let start = try! #require(unit.firstRange(of: marker)).lowerBound
+            return Placed(unit: unit, split: start + 1, id: id, target: target)
+        }
+        var bytes = Array("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="a" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
+
+            """.utf8)
+        var unitStarts: [Int] = []
+        for (index, placed) in units.enumerated() {
+            // The reader hands libxml2 four bytes first, then pieces of `chunkSize`.
+            let boundary = 4 + (index + 1) * XLIFFReadSession.chunkSize
+            let padding = boundary - placed.split - bytes.count
+            try #require(padding >= 0)
+            bytes += Array(repeating: UInt8(ascii: " "), count: padding)
+            unitStarts.append(bytes.count)
+            bytes += placed.unit
+        }
+        bytes += Array("</body></file></xliff>\n".utf8)
+
+        /// Line and column (in scalars) of byte `offset`, counting CR LF as one line break.
+        func position(_ offset: Int) -> (line: Int, column: Int) {
+            let before = String(decoding: bytes[..<offset], as: UTF8.self)
+            let lines = before.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+            return (lines.count, lines.last!.unicodeScalars.count + 1)
+        }
+        let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: "translations/de-DE.xlf")
+        #expect(diagnostics.isEmpty)
+        try #require(file.units.count == units.count)
+        for (index, (unit, placed)) in zip(file.units, units).enumerated() {
+            let start = unitStarts[index] + 2
+            let idStart = start + "<trans-unit id=\"".utf8.count
+            let targetStart = start + placed.unit.firstRange(of: Array("<target>".utf8))!.upperBound - 2
+            #expect(unit.id.value == placed.id)
+            #expect(unit.target?.value == placed.target)
+            #expect((unit.location.line, unit.location.column) == position(start), "unit \(index)")
+            #expect((unit.id.location.line, unit.id.location.column) == position(idStart), "unit \(index)")
+            #expect((unit.target?.location.line, unit.target?.location.column) == position(targetStart), "unit \(index)")
+        }
+    }
+
     @Test("reading is safe from several threads at once")
     func concurrentReads() async throws {
         let bytes = try Support.fixtureBytes("v12-states.xlf")

@@ -58,6 +58,24 @@ struct XLIFFMarkupScanner {
 
     /// The next start, empty-element, end or DOCTYPE tag, or nil at the end of the text.
     mutating func nextTag() -> XLIFFScannedTag? {
+        while let markup = nextMarkup() {
+            if let tag = markup.tag { return tag }
+        }
+        return nil
+    }
+
+    /// The offset of the `<` that opens the first piece of markup (a tag, comment, processing
+    /// instruction, CDATA section or declaration) longer than `limit` bytes, or nil.
+    mutating func firstMarkup(longerThan limit: Int) -> Int? {
+        while let markup = nextMarkup() {
+            if position - markup.start > limit { return markup.start }
+        }
+        return nil
+    }
+
+    /// The next piece of markup: where it starts, and the tag it is (nil for a comment, a
+    /// processing instruction or a CDATA section); nil at the end of the text.
+    private mutating func nextMarkup() -> (start: Int, tag: XLIFFScannedTag?)? {
         while index < bytes.count {
             advance { $0 == UInt8(ascii: "<") }
             guard index < bytes.count, bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count else {
@@ -68,26 +86,29 @@ struct XLIFFMarkupScanner {
             let next = bytes[index + 1]
             if next == UInt8(ascii: "?") {
                 skip(past: Array("?>".utf8))
+                return (start, nil)
             } else if next == UInt8(ascii: "!") {
                 if hasPrefix("<!--") {
                     skip(past: Array("-->".utf8))
+                    return (start, nil)
                 } else if hasPrefix("<![CDATA[") {
                     skip(past: Array("]]>".utf8))
+                    return (start, nil)
                 } else {
                     skipDeclaration()
-                    return XLIFFScannedTag(kind: .doctype, qualifiedName: "", start: start, contentStart: position,
-                                           attributeValues: [])
+                    return (start, XLIFFScannedTag(kind: .doctype, qualifiedName: "", start: start, contentStart: position,
+                                                   attributeValues: []))
                 }
             } else if next == UInt8(ascii: "/") {
                 advance(by: 2)
                 let name = readName()
                 advance { $0 == UInt8(ascii: ">") }
                 advance()
-                return XLIFFScannedTag(kind: .end, qualifiedName: name, start: start, contentStart: position,
-                                       attributeValues: [])
+                return (start, XLIFFScannedTag(kind: .end, qualifiedName: name, start: start, contentStart: position,
+                                               attributeValues: []))
             } else {
                 advance()
-                return readStartTag(from: start)
+                return (start, readStartTag(from: start))
             }
         }
         return nil

@@ -11,10 +11,12 @@ import Model
 ///    encoding, UTF-32, and invalid bytes are refused with the first bad byte's location.
 /// 3. A DOCTYPE is refused before libxml2 sees it, so no DTD, entity declaration, entity bomb
 ///    or external reference is ever parsed.
-/// 4. libxml2's SAX2 parser reads the UTF-8 text from memory with `XML_PARSE_NONET |
-///    XML_PARSE_NOCDATA | XML_PARSE_IGNORE_ENC` only, a process-wide entity loader that
-///    refuses everything, and a depth cap (`maxElementDepth`). Any libxml2 error makes the file
-///    unreadable, and wins over finding that a well-formed file is not XLIFF.
+/// 4. libxml2's SAX2 push parser reads the UTF-8 text, fed in pieces of 64 KiB, with
+///    `XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_IGNORE_ENC` only, a process-wide entity
+///    loader that refuses everything, and a depth cap (`maxElementDepth`). Any libxml2 error
+///    makes the file unreadable, and wins over finding that a well-formed file is not XLIFF.
+///    One piece of markup (a tag, comment, processing instruction or CDATA section) longer
+///    than 10,000,000 bytes is refused where it starts.
 ///
 /// An unreadable file has no units, `isReadable == false` and exactly one diagnostic. It keeps
 /// the version and languages if they were read before the problem, so reports can name the
@@ -73,6 +75,12 @@ public enum XLIFFReader {
 /// and builds no tree: it does about 60% of the work of the streaming reader `xmllint
 /// --stream` uses. The session keeps byte offsets (`xmlByteConsumed`) and turns into lines
 /// and columns only those the collector asks for (`XLIFFLineMap`).
+///
+/// The text is pushed to libxml2 a piece at a time rather than handed over whole: libxml2
+/// copies what it parses, and a whole-file copy of a 25 MB file is memory the kernel has to
+/// map afresh for every file, which made reading the 100x corpus grow faster than its size
+/// (BENCHMARKS.md). libxml2 parses a start tag only once all of it has arrived, so the
+/// attribute values it hands over still lie in its buffer next to its cursor.
 final class XLIFFReadSession {
     let path: String
     let text: XLIFFInputText
@@ -102,12 +110,24 @@ final class XLIFFReadSession {
         self.lines = XLIFFLineMap(utf8: text.utf8, start: text.start)
     }
 
+    /// How many bytes libxml2 is handed at a time. libxml2 keeps its own copy of what it has
+    /// not parsed yet; fed the whole file, that copy is as large as the file and is faulted in
+    /// afresh for every large file.
+    static let chunkSize = 64 << 10
+    /// The longest piece of markup libxml2 reads without `XML_PARSE_HUGE` (`XML_MAX_LOOKUP_LIMIT`).
+    static let markupLimit = 10_000_000
+
     func run() -> (TranslationFile, [Diagnostic]) {
         let body = text.utf8.count - text.start
         let started: Bool = text.utf8.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress!).advanced(by: text.start).assumingMemoryBound(to: CChar.self)
-            // libxml2 copies the bytes it parses, so offsets count from `text.start`.
-            guard let context = xmlCreateMemoryParserCtxt(base, Int32(body)) else { return false }
+            // libxml2's push parser copies the bytes it parses, so offsets count from
+            // `text.start`. The first four bytes go in first, as libxml2 expects of a push
+            // parser; none of them is parsed before the options are set.
+            let head = min(4, body)
+            var sax = Self.handler
+            guard let context = xmlCreatePushParserCtxt(
+                &sax, Unmanaged.passUnretained(self).toOpaque(), base, Int32(head), nil) else { return false }
             self.context = context
             defer {
                 xmlFreeParserCtxt(context)
@@ -116,9 +136,17 @@ final class XLIFFReadSession {
             // The document's own encoding declaration is ignored: these bytes are UTF-8 already
             // (`XLIFFInputText` converted UTF-16 and refused everything else).
             xmlCtxtUseOptions(context, XLIFFLibXMLSetup.parserOptions | Int32(XML_PARSE_IGNORE_ENC.rawValue))
-            context.pointee.sax.pointee = Self.handler
-            context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
-            withExtendedLifetime(self) { _ = xmlParseDocument(context) }
+            withExtendedLifetime(self) {
+                var position = head
+                while true {
+                    let length = min(Self.chunkSize, body - position)
+                    let isLast = position + length == body
+                    _ = xmlParseChunk(context, base + position, Int32(length), isLast ? 1 : 0)
+                    position += length
+                    // `xmlStopParser` (an error, or the depth cap) ends the document.
+                    if isLast || context.pointee.instate == XML_PARSER_EOF { break }
+                }
+            }
             return true
         }
         if !started {
@@ -294,6 +322,17 @@ final class XLIFFReadSession {
                 detail: "character reference to U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex), "
                     + "which XML 1.0 does not allow (XLIFF 2.0 writes it as <cp hex=\"\(hex)\"/>)",
                 at: location)
+        }
+        if report.code == Int32(XML_ERR_INTERNAL_ERROR.rawValue) && report.message.contains("Huge input lookup") {
+            // libxml2's push parser holds one piece of markup whole while it reads it, up to
+            // `XML_MAX_LOOKUP_LIMIT`; its position is then wherever it stopped, so the piece
+            // is found here.
+            var scanner = XLIFFMarkupScanner(utf8: text.utf8, start: text.start)
+            let start = scanner.firstMarkup(longerThan: Self.markupLimit)
+            return XLIFFDiagnostics.malformedXML(
+                detail: "a tag, comment, processing instruction or CDATA section longer than 10,000,000 bytes; "
+                    + "libxml2 reads no piece of markup that long",
+                at: start.map { self.location(at: $0) } ?? location)
         }
         if let (name, line) = unclosedElementAtEnd(errorLine: report.line) {
             return XLIFFDiagnostics.truncated(insideElement: name, openedOnLine: line, at: location)
