@@ -74,11 +74,20 @@ public struct Localization: Sendable {
     public var gaps: [TranslationGap]
     /// The translation file chosen for each locale.
     public var fileForLocale: [String: String]
+    /// For each translation file the messages were bound to, by path: whether each of its
+    /// units, by index, was found as the unit of a message's field. A unit marked false may
+    /// still be one (a repeated id, or a locale its product does not list); a unit marked
+    /// true certainly is.
+    public var boundUnits: [String: [Bool]]
 
-    public init(candidates: [LocalizedMessage], gaps: [TranslationGap], fileForLocale: [String: String]) {
+    public init(
+        candidates: [LocalizedMessage], gaps: [TranslationGap], fileForLocale: [String: String],
+        boundUnits: [String: [Bool]] = [:]
+    ) {
         self.candidates = candidates
         self.gaps = gaps
         self.fileForLocale = fileForLocale
+        self.boundUnits = boundUnits
     }
 }
 

@@ -49,26 +49,40 @@ public enum Localizer {
         // One task per locale. It binds the messages in catalog order, the order in which
         // `msgc extract` writes their units, so that a unit is nearly always the one after
         // the last found; each candidate goes to the message's place in the sorted order.
-        let bound = locales.concurrentMap { locale in
+        var bound = locales.concurrentMap { locale in
             var binder = LocaleBinder(
                 locale: locale, isSource: locale == sourceLocale, file: fileForLocale[locale], minimumState: config.minimumState)
             let applies = productRuns.map { $0.locales.contains(locale) }
             var slots = [LocalizedMessage?](repeating: nil, count: prepared.count)
+            var count = 0
             for index in prepared.indices where applies[runOf[index]] {
-                slots[positionOf[index]] = binder.bind(prepared[index])
+                guard let candidate = binder.bind(prepared[index]) else { continue }
+                slots[positionOf[index]] = candidate
+                count += 1
             }
-            return BoundLocale(slots: slots, gaps: binder.gaps)
+            return BoundLocale(slots: slots, count: count, gaps: binder.gaps, boundUnits: binder.finder?.found)
         }
 
+        // Each candidate is moved out of its slot, not copied: a copy retains the message's
+        // texts, whose storage lies wherever the locale's task put it, and at 100x this one
+        // thread spent more time on those retains than all else here.
         var candidates: [LocalizedMessage] = []
+        candidates.reserveCapacity(bound.reduce(0) { $0 + $1.count })
         for run in productRuns {
-            for boundLocale in bound {
-                for position in run.positions { if let candidate = boundLocale.slots[position] { candidates.append(candidate) } }
+            for locale in bound.indices {
+                for position in run.positions {
+                    if let candidate = bound[locale].slots[position].take() { candidates.append(candidate) }
+                }
             }
         }
         var gaps = bound.flatMap(\.gaps)
         gaps.sort { ($0.subject, $0.field) < ($1.subject, $1.field) }
-        return Localization(candidates: candidates, gaps: gaps, fileForLocale: fileForLocale.mapValues(\.path))
+        var boundUnits: [String: [Bool]] = [:]
+        for (locale, boundLocale) in zip(locales, bound) {
+            if let path = fileForLocale[locale]?.path, let found = boundLocale.boundUnits { boundUnits[path] = found }
+        }
+        return Localization(
+            candidates: candidates, gaps: gaps, fileForLocale: fileForLocale.mapValues(\.path), boundUnits: boundUnits)
     }
 
     /// Messages of one product, as positions in the sorted order, and the product's locales.
@@ -87,7 +101,11 @@ public enum Localizer {
     /// (nil where the message has none in the locale), and its gaps.
     private struct BoundLocale: Sendable {
         var slots: [LocalizedMessage?]
+        /// How many slots hold a candidate.
+        var count: Int
         var gaps: [TranslationGap]
+        /// Which units of the locale's file were found for a field (`Localization.boundUnits`).
+        var boundUnits: [Bool]?
     }
 
     /// Binds messages in one locale: a candidate where every field has a usable translation,
@@ -161,14 +179,18 @@ public enum Localizer {
         let hasUniqueIDs: Bool
         var next = 0
         var index: [String: Int]?
+        /// Whether each unit has been found.
+        var found: [Bool]
 
         init(_ file: TranslationFile) {
             units = file.units
             hasUniqueIDs = file.hasUniqueUnitIDs
+            found = [Bool](repeating: false, count: file.units.count)
         }
 
         mutating func find(_ id: String) -> Int? {
             if hasUniqueIDs, next < units.count, units[next].id.value == id {
+                found[next] = true
                 next += 1
                 return next - 1
             }
@@ -176,9 +198,10 @@ public enum Localizer {
                 let units = units
                 index = Dictionary(units.indices.lazy.map { (units[$0].id.value, $0) }, uniquingKeysWith: { first, _ in first })
             }
-            guard let found = index![id] else { return nil }
-            next = found + 1
-            return found
+            guard let position = index![id] else { return nil }
+            found[position] = true
+            next = position + 1
+            return position
         }
     }
 

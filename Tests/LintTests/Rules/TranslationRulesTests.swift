@@ -1,5 +1,6 @@
 @testable import Lint
 import Model
+import Parser
 import Testing
 
 /// TXT011 and TXT012 compare a translation with its source.
@@ -61,5 +62,48 @@ import Testing
 
     @Test func sourceTextsAreNotCompared() {
         #expect(NumberMismatch().check(LintFixture.context()).isEmpty)
+    }
+}
+
+/// TRN003 skips the units the localizer bound and looks up only the others.
+@Suite struct OrphanTranslationUnitTests {
+    static func unit(_ id: String, line: Int, path: String) -> TranslationUnit {
+        let here = SourceLocation(path: path, line: line, column: 5)
+        return TranslationUnit(
+            id: Located(id, at: here), source: Located("Stay with Premium", at: here), target: Located("Bleiben Sie", at: here),
+            state: .final, location: here)
+    }
+
+    static func file(_ path: String, locale: String, ids: [String], uniqueIDs: Bool = true) -> TranslationFile {
+        TranslationFile(
+            path: path, version: .v1_2, targetLanguage: LintFixture.located(locale, path: path, line: 3, column: 70),
+            sourceLanguage: nil, units: ids.enumerated().map { unit($1, line: 10 + $0, path: path) }, isReadable: true,
+            hasUniqueUnitIDs: uniqueIDs)
+    }
+
+    @Test func boundRepeatedUnlistedAndUnchosenUnits() {
+        let product = LintFixture.product
+        let message = LintFixture.message(body: nil, alt: nil)
+        // fr-FR is a project locale the product does not list: its units are never bound.
+        let config = LintFixture.config(locales: ["en-US", "de-DE", "fr-FR"], productLocales: ["en-US", "de-DE"])
+        let files = [
+            Self.file("translations/de-DE.xliff", locale: "de-DE",
+                      ids: ["\(product)/winback/header", "\(product)/retired/header", "\(product)/winback/header"],
+                      uniqueIDs: false),
+            // A second de-DE file: lint reports it; the localizer binds nothing in it.
+            Self.file("translations/de-DE-copy.xliff", locale: "de-DE", ids: ["\(product)/winback/header", "\(product)/gone/body"]),
+            Self.file("translations/fr-FR.xliff", locale: "fr-FR", ids: ["\(product)/winback/header"]),
+        ]
+        let catalog = Catalog(config: config, messages: [message], translationFiles: files, images: [:], imageFilesOnDisk: [])
+        let localization = Localizer.localize(catalog)
+        #expect(localization.boundUnits["translations/de-DE.xliff"] == [true, false, false])
+        #expect(localization.boundUnits["translations/de-DE-copy.xliff"] == nil)
+
+        let found = OrphanTranslationUnit().check(LintContext(catalog: catalog, config: config, localization: localization))
+        #expect(found.map(\.message) == [
+            "unit '\(product)/retired/header' matches no message field of the project",
+            "unit '\(product)/gone/body' matches no message field of the project",
+        ])
+        #expect(found.map(\.location.line) == [11, 11])
     }
 }

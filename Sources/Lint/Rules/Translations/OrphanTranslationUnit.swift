@@ -15,18 +15,30 @@ struct OrphanTranslationUnit: LintRule {
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        var fields = Set<String>()
-        for message in context.catalog.messages {
-            for (field, _) in message.fields { fields.insert("\(message.id)/\(field)") }
-        }
+        // The units the localizer found for a field are no orphans; only the others are
+        // looked up among every field's id, made once and only if there is such a unit.
+        var fields: Set<String>?
         var diagnostics: [Diagnostic] = []
         for file in context.catalog.translationFiles where file.isReadable {
-            for unit in file.units where !fields.contains(unit.id.value) {
+            let bound = context.localization.boundUnits[file.path]
+            for index in file.units.indices where bound?[index] != true {
+                let unit = file.units[index]
+                if fields == nil { fields = Self.fieldIDs(context.catalog) }
+                guard !fields!.contains(unit.id.value) else { continue }
                 diagnostics.append(diagnose(
                     "unit '\(unit.id.value)' matches no message field of the project", at: unit.id.valueSpan,
                     fixIts: [FixIt("re-run `msgc extract` for this locale; the unit can be deleted")]))
             }
         }
         return diagnostics
+    }
+
+    /// The unit id of every field of every message.
+    private static func fieldIDs(_ catalog: Catalog) -> Set<String> {
+        var fields = Set<String>()
+        for message in catalog.messages {
+            for (field, _) in message.fields { fields.insert("\(message.id)/\(field)") }
+        }
+        return fields
     }
 }
