@@ -37,14 +37,18 @@ public enum Coverage {
         }()
 
         var products: [ProductCoverage] = []
+        // Each product's messages in catalog order, found once rather than by a pass over
+        // every message for every product.
+        let messagesOfProduct = Dictionary(grouping: catalog.messages, by: \.product.value)
+        let productLocales = ProductLocales(config)
         for product in config.products {
             let productId = product.id.value
-            let messages = catalog.messages.filter { $0.product.value == productId }
+            let messages = (messagesOfProduct[productId] ?? [])
                 .sorted { $0.key.value.utf8.lexicographicallyPrecedes($1.key.value.utf8) }
-            let defaultKey = catalog.messages.first { $0.product.value == productId && $0.isDefaultMessage }?.key.value
+            let defaultKey = messagesOfProduct[productId]?.first(where: \.isDefaultMessage)?.key.value
             var cells: [CoverageCell] = []
             var productTally = Tally()
-            for locale in config.locales(of: productId) {
+            for locale in productLocales[productId] {
                 var notReady: [NotReadyMessage] = []
                 for message in messages {
                     let subject = Subject(product: productId, key: message.key.value, locale: locale)

@@ -105,12 +105,39 @@ public struct ProjectConfig: Hashable, Sendable {
 
     /// The locales a product's messages ship in, source locale first, each once.
     public func locales(of productId: String) -> [String] {
-        let list = (product(productId)?.locales ?? locales).map(\.value)
+        shipLocales(declared: product(productId)?.locales)
+    }
+
+    /// `locales(of:)` of a product declared with `declared` locales (nil: the project's).
+    fileprivate func shipLocales(declared: [Located<String>]?) -> [String] {
+        let list = (declared ?? locales).map(\.value)
         var seen = Set<String>()
         var ordered = [String]()
         for locale in [sourceLocale.value] + list where list.contains(locale) || locale == sourceLocale.value {
             if seen.insert(locale).inserted { ordered.append(locale) }
         }
         return ordered
+    }
+}
+
+/// `ProjectConfig.locales(of:)` for every product, worked out once: for callers that ask about
+/// each of thousands of messages, where `locales(of:)` would search the products each time.
+public struct ProductLocales: Sendable {
+    private let declared: [String: [String]]
+    private let undeclared: [String]
+
+    public init(_ config: ProjectConfig) {
+        var declared: [String: [String]] = [:]
+        // The first declaration of a product wins, as in `ProjectConfig.product(_:)`.
+        for product in config.products where declared[product.id.value] == nil {
+            declared[product.id.value] = config.shipLocales(declared: product.locales)
+        }
+        self.declared = declared
+        self.undeclared = config.shipLocales(declared: nil)
+    }
+
+    /// The locales the product's messages ship in, as `ProjectConfig.locales(of:)` gives them.
+    public subscript(productId: String) -> [String] {
+        declared[productId] ?? undeclared
     }
 }

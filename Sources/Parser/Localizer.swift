@@ -21,6 +21,7 @@ public enum Localizer {
         let order = messages.indices.sorted {
             (messages[$0].product.value, messages[$0].key.value, $0) < (messages[$1].product.value, messages[$1].key.value, $1)
         }
+        let productLocales = ProductLocales(config)
         var runs: [ProductRun] = []
         var runOfMessage = [Int](repeating: 0, count: messages.count)
         var runStart = 0
@@ -29,7 +30,7 @@ public enum Localizer {
             var runEnd = runStart + 1
             while runEnd < order.count && messages[order[runEnd]].product.value == product { runEnd += 1 }
             for position in runStart..<runEnd { runOfMessage[order[position]] = runs.count }
-            runs.append(ProductRun(positions: runStart..<runEnd, locales: Set(config.locales(of: product) + pseudoLocales)))
+            runs.append(ProductRun(positions: runStart..<runEnd, locales: Set(productLocales[product] + pseudoLocales)))
             runStart = runEnd
         }
         let productRuns = runs

@@ -100,6 +100,9 @@ struct PreviewModel {
     private var candidates: [Subject: LocalizedMessage] = [:]
     private var gaps: [Subject: [TranslationGap]] = [:]
     private var findings: [Subject: [Diagnostic]] = [:]
+    /// Each product's messages, in catalog order.
+    private let messagesOfProduct: [String: [Message]]
+    private let productLocales: ProductLocales?
     /// Findings that name no message: the configuration, unreadable files, unused images.
     let generalFindings: [Diagnostic]
 
@@ -107,6 +110,8 @@ struct PreviewModel {
         self.compilation = compilation
         config = compilation.catalog.config
         sourceLocale = config?.sourceLocale.value ?? ""
+        messagesOfProduct = Dictionary(grouping: compilation.catalog.messages, by: \.product.value)
+        productLocales = config.map(ProductLocales.init)
         for candidate in compilation.localization.candidates where candidates[candidate.subject] == nil {
             candidates[candidate.subject] = candidate
         }
@@ -121,14 +126,14 @@ struct PreviewModel {
     var title: String { config?.bundleId.value ?? "msgc" }
 
     func sections(for locale: String) -> [Section] {
-        guard let config else { return [] }
+        guard let config, let productLocales else { return [] }
         let isPseudo = PseudoLocale.isPseudo(locale)
         var sections: [Section] = []
         for product in config.products {
             let productId = product.id.value
-            guard isPseudo || config.locales(of: productId).contains(locale) else { continue }
+            guard isPseudo || productLocales[productId].contains(locale) else { continue }
             var entries: [Entry] = []
-            for message in compilation.catalog.messages where message.product.value == productId {
+            for message in messagesOfProduct[productId] ?? [] {
                 let subject = Subject(product: productId, key: message.key.value, locale: locale)
                 var messageFindings = findings[subject] ?? []
                 let sourceFindings = findings[message.subject] ?? []

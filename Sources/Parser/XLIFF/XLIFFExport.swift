@@ -29,7 +29,8 @@ public enum XLIFFExport {
         guard config.locales.contains(where: { $0.value == locale }) else {
             throw .localeNotInProject(locale, projectLocales: config.locales.map(\.value))
         }
-        let messages = catalog.messages.filter { config.locales(of: $0.product.value).contains(locale) }
+        let productLocales = ProductLocales(config)
+        let messages = catalog.messages.filter { productLocales[$0.product.value].contains(locale) }
         var existing: [String: TranslationUnit] = [:]
         if let file = Localizer.translationFiles(catalog, sourceLocale: config.sourceLocale.value)[locale] {
             for unit in file.units where existing[unit.id.value] == nil { existing[unit.id.value] = unit }

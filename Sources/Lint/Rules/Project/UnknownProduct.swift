@@ -21,9 +21,10 @@ struct UnknownProduct: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         let known = context.config.products.map(\.id.value)
+        let isKnown = Set(known)
         return context.catalog.messages.compactMap { (message: Message) -> Diagnostic? in
             let product = message.product.value
-            guard !known.contains(product) else { return nil }
+            guard !isKnown.contains(product) else { return nil }
             let nearest = known.min { editDistance($0, product) < editDistance($1, product) }
             var fixIts: [FixIt] = []
             if let nearest, editDistance(nearest, product) <= 3 {

@@ -17,10 +17,18 @@ struct StaleTranslation: LintRule {
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        context.localization.gaps.compactMap { gap in
+        // The first message of each product and key, made once: a source rewrite can leave
+        // thousands of stale translations, each asking for its message.
+        var messages: [Subject: Message]?
+        return context.localization.gaps.compactMap { gap in
             guard case .stale(let recorded) = gap.reason, let unit = gap.unit else { return nil }
-            let current = context.catalog.messages.first { $0.product.value == gap.subject.product && $0.key.value == gap.subject.key }?
-                .text(of: gap.field)?.value ?? ""
+            if messages == nil {
+                var first: [Subject: Message] = [:]
+                for message in context.catalog.messages where first[message.subject] == nil { first[message.subject] = message }
+                messages = first
+            }
+            let key = Subject(product: gap.subject.product, key: gap.subject.key, locale: nil)
+            let current = messages![key]?.text(of: gap.field)?.value ?? ""
             return diagnose(
                 "\(gap.field.displayName) translation in \(gap.subject.locale ?? "") is stale: it translates '\(recorded)', but the source is now '\(current)'",
                 at: unit.source.valueSpan, notes: unit.target.map { [Note("the translation: '\($0.value)'", at: $0.location)] } ?? [],
