@@ -454,6 +454,7 @@ struct XLIFFReaderTests {
             let start = try! #require(unit.firstRange(of: marker)).lowerBound
             return Placed(unit: unit, split: start + 1, id: id, target: target)
         }
+        let chunkSize = 4096
         var bytes = Array("""
             <?xml version="1.0" encoding="UTF-8"?>
             <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
@@ -463,7 +464,7 @@ struct XLIFFReaderTests {
         var unitStarts: [Int] = []
         for (index, placed) in units.enumerated() {
             // The reader hands libxml2 four bytes first, then pieces of `chunkSize`.
-            let boundary = 4 + (index + 1) * XLIFFReadSession.chunkSize
+            let boundary = 4 + (index + 1) * chunkSize
             let padding = boundary - placed.split - bytes.count
             try #require(padding >= 0)
             bytes += Array(repeating: UInt8(ascii: " "), count: padding)
@@ -478,7 +479,7 @@ struct XLIFFReaderTests {
             let lines = before.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
             return (lines.count, lines.last!.unicodeScalars.count + 1)
         }
-        let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: "translations/de-DE.xlf")
+        let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: "translations/de-DE.xlf", chunkSize: chunkSize)
         #expect(diagnostics.isEmpty)
         try #require(file.units.count == units.count)
         for (index, (unit, placed)) in zip(file.units, units).enumerated() {
@@ -490,6 +491,22 @@ struct XLIFFReaderTests {
             #expect((unit.location.line, unit.location.column) == position(start), "unit \(index)")
             #expect((unit.id.location.line, unit.id.location.column) == position(idStart), "unit \(index)")
             #expect((unit.target?.location.line, unit.target?.location.column) == position(targetStart), "unit \(index)")
+        }
+    }
+
+    @Test("every fixture reads the same whatever the size of the pieces libxml2 is fed")
+    func chunkSizeMakesNoDifference() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Support.fixturesDirectory.path).sorted()
+            .filter { $0.hasSuffix(".xlf") || $0.hasSuffix(".xliff") || $0.hasSuffix(".xml") }
+        #expect(names.count >= 20)
+        for name in names {
+            let bytes = try Support.fixtureBytes(name)
+            let whole = XLIFFReader.read(bytes: bytes, path: "translations/\(name)")
+            for chunkSize in [1, 7, 4096] {
+                let pieces = XLIFFReader.read(bytes: bytes, path: "translations/\(name)", chunkSize: chunkSize)
+                #expect(pieces.0 == whole.0, "\(name), \(chunkSize)-byte pieces")
+                #expect(pieces.1 == whole.1, "\(name), \(chunkSize)-byte pieces: \(pieces.1.map(\.message)) vs \(whole.1.map(\.message))")
+            }
         }
     }
 
