@@ -11,7 +11,7 @@ and again when the generator or the seed changes) it times, as separate processe
   xmllint        --stream --noout TREE/translations/*.xliff     what parsing alone costs
   pofilter       -i TREE/translations -o (a temporary folder)   translate-toolkit's checks
 
-each several times (the median is reported), with the wall time from a monotonic clock and
+each several times after one run that is not counted (the median is reported), with the wall time from a monotonic clock and
 the peak resident memory of the process from getrusage (ru_maxrss). msgc is built in
 release mode first, by scripts/build-release.sh; translate-toolkit is installed from PyPI into .benchmark/venv.
 
@@ -92,8 +92,17 @@ def hash_file(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def measure(command, runs, accept=(0,)):
-    """Median wall seconds and largest peak RSS (bytes) over `runs` runs of `command`."""
+def measure(command, runs, accept=(0,), warmup=1):
+    """Median wall seconds and largest peak RSS (bytes) over `runs` runs of `command`, after
+    `warmup` runs that are not counted.
+
+    The warm-up puts the command's input in the page cache, so that every command is timed
+    reading the same warm files. Without it the first command of a preset read its files from
+    disk and the ones after it did not: on the benchmark machine a kernel daemon (DAMON's
+    pageout scheme) evicts files left untouched for a minute, which the 100x files are while
+    the smaller presets run."""
+    for _ in range(warmup):
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     walls, peaks = [], []
     for _ in range(runs):
         start = time.perf_counter()
@@ -133,8 +142,9 @@ def bench_preset(preset, seed, msgc, pofilter):
     with tempfile.TemporaryDirectory(prefix="pofilter-bench-") as scratch:
         # pofilter reads a folder of .xliff files and writes the units that fail a check; it
         # exits 0 whatever it finds.
+        # No warm-up: pofilter takes minutes at 100x, and reading its files is a small part of that.
         results["pofilter"] = measure([pofilter, "--progress=none", "-i", tree / "translations", "-o", Path(scratch) / "out"],
-                                      POFILTER_RUNS[preset])
+                                      POFILTER_RUNS[preset], warmup=0)
     return results
 
 
@@ -172,8 +182,9 @@ def mib(size):
 
 
 def render(results, info, tools, load_before, load_after, other, command):
-    lines = [BEGIN, "", f"Regenerate with `{command}`. Numbers are medians of several runs; peak memory is the largest",
-             "resident set of the process (getrusage).", ""]
+    lines = [BEGIN, "", f"Regenerate with `{command}`. Numbers are medians of several runs, each command's after one",
+             "run that is not counted (so that all of them read their files from a warm page cache); peak memory is the",
+             "largest resident set of the process (getrusage).", ""]
     lines += ["| preset | localized messages | XLIFF | `msgc lint` | `msgc build` | `xmllint --stream` | `pofilter` | lint ÷ xmllint | pofilter ÷ lint |",
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for preset, r in results.items():
