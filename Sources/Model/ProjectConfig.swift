@@ -97,47 +97,40 @@ public struct ProjectConfig: Hashable, Sendable {
         self.lengthMeasure = lengthMeasure
         self.products = products
     }
-
-    /// The product with this identifier, if the project declares it.
-    public func product(_ id: String) -> ProductConfig? {
-        products.first { $0.id.value == id }
-    }
-
-    /// The locales a product's messages ship in, source locale first, each once.
-    public func locales(of productId: String) -> [String] {
-        shipLocales(declared: product(productId)?.locales)
-    }
-
-    /// `locales(of:)` of a product declared with `declared` locales (nil: the project's).
-    fileprivate func shipLocales(declared: [Located<String>]?) -> [String] {
-        let list = (declared ?? locales).map(\.value)
-        var seen = Set<String>()
-        var ordered = [String]()
-        for locale in [sourceLocale.value] + list where list.contains(locale) || locale == sourceLocale.value {
-            if seen.insert(locale).inserted { ordered.append(locale) }
-        }
-        return ordered
-    }
 }
 
-/// `ProjectConfig.locales(of:)` for every product, worked out once: for callers that ask about
-/// each of thousands of messages, where `locales(of:)` would search the products each time.
+/// The locales each product's messages ship in, worked out once for every product: callers ask
+/// about each of thousands of messages, and a search of the products for each would grow with
+/// the square of the project.
 public struct ProductLocales: Sendable {
     private let declared: [String: [String]]
     private let undeclared: [String]
 
     public init(_ config: ProjectConfig) {
         var declared: [String: [String]] = [:]
-        // The first declaration of a product wins, as in `ProjectConfig.product(_:)`.
+        // The first declaration of a product wins.
         for product in config.products where declared[product.id.value] == nil {
-            declared[product.id.value] = config.shipLocales(declared: product.locales)
+            declared[product.id.value] = Self.shipLocales(config, declared: product.locales)
         }
         self.declared = declared
-        self.undeclared = config.shipLocales(declared: nil)
+        self.undeclared = Self.shipLocales(config, declared: nil)
     }
 
-    /// The locales the product's messages ship in, as `ProjectConfig.locales(of:)` gives them.
+    /// The locales the product's messages ship in, source locale first, each once: those the
+    /// product declares, else the project's.
     public subscript(productId: String) -> [String] {
         declared[productId] ?? undeclared
+    }
+
+    /// The ship locales of a product declared with `declared` locales (nil: the project's).
+    private static func shipLocales(_ config: ProjectConfig, declared: [Located<String>]?) -> [String] {
+        let list = (declared ?? config.locales).map(\.value)
+        let sourceLocale = config.sourceLocale.value
+        var seen = Set<String>()
+        var ordered = [String]()
+        for locale in [sourceLocale] + list where list.contains(locale) || locale == sourceLocale {
+            if seen.insert(locale).inserted { ordered.append(locale) }
+        }
+        return ordered
     }
 }

@@ -6,7 +6,7 @@ import Testing
         Located(value, at: SourceLocation(path: "msgc.yaml", line: 1, column: 1))
     }
 
-    @Test func productLocalesAgreeWithLocalesOfEachProduct() {
+    @Test func productLocalesFirstDeclarationOrTheProjects() {
         let config = ProjectConfig(
             bundleId: Self.located("com.example.news"), sourceLocale: Self.located("en-US"),
             locales: [Self.located("en-US"), Self.located("de-DE"), Self.located("fr-FR")],
@@ -20,8 +20,9 @@ import Testing
         let table = ProductLocales(config)
         #expect(table["p.yearly"] == ["en-US", "de-DE"])
         #expect(table["p.monthly"] == ["en-US", "de-DE", "fr-FR"])
-        for id in ["p.yearly", "p.monthly", "p.weekly", ""] {
-            #expect(table[id] == config.locales(of: id), "\(id)")
+        // Undeclared products ship in the project's locales.
+        for id in ["p.weekly", ""] {
+            #expect(table[id] == ["en-US", "de-DE", "fr-FR"], "\(id)")
         }
     }
 }

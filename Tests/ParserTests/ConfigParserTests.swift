@@ -32,8 +32,8 @@ import Testing
         #expect(parsed.minimumState == .reviewed)
         #expect(parsed.lengthMeasure == .graphemes)
         #expect(parsed.products[1].locales?.map(\.value) == ["en-US", "de-DE"])
-        #expect(parsed.locales(of: "com.example.app.monthly") == ["en-US", "de-DE"])
-        #expect(parsed.locales(of: "com.example.app.yearly") == ["en-US", "de-DE", "ja"])
+        #expect(ProductLocales(parsed)["com.example.app.monthly"] == ["en-US", "de-DE"])
+        #expect(ProductLocales(parsed)["com.example.app.yearly"] == ["en-US", "de-DE", "ja"])
     }
 
     @Test func unknownKeySuggestsTheNearestKnownOne() {

@@ -48,7 +48,7 @@ import Testing
         for page in pages.dropFirst() {
             let locale = String(page.name.dropLast(".html".count))
             let expected = compilation.catalog.messages.filter {
-                PseudoLocale.isPseudo(locale) || config.locales(of: $0.product.value).contains(locale)
+                PseudoLocale.isPseudo(locale) || ProductLocales(config)[$0.product.value].contains(locale)
             }
             let articles = Self.articles(page.html)
             #expect(articles.count == expected.count, "\(locale)")
