@@ -128,7 +128,7 @@ public enum Localizer {
         }
 
         mutating func bind(_ prepared: PreparedMessage) -> LocalizedMessage? {
-            var texts: [MessageField: Located<String>] = [:]
+            var texts = FieldTexts()
             texts.reserveCapacity(prepared.fields.count)
             if isSource {
                 for (field, text) in prepared.fields { texts[field] = text }

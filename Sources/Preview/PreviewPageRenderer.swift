@@ -108,8 +108,8 @@ enum PreviewPageRenderer {
     /// Each field's length against Apple's limit; alt texts, which the sheet does not show, with their text.
     static func lengthsHTML(_ localized: LocalizedMessage, measure: LengthMeasure) -> String {
         var html = "<table class=\"lengths\">\n"
-        for field in localized.texts.keys.sorted() {
-            guard let text = localized.texts[field]?.value else { continue }
+        for (field, located) in localized.texts {
+            let text = located.value
             let count = measure.count(text.precomposedStringWithCanonicalMapping)
             let limit = field.maxLength
             let level = count > limit ? "over" : count * 5 > limit * 4 ? "near" : "ok"

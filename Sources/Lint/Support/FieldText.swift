@@ -231,9 +231,9 @@ extension FieldText {
                 let candidate = Candidate(candidates[index])
                 let localized = candidate.localized
                 let fields = localized.isSource ? nil : sharedSources[localized.message.location]
-                for field in localized.texts.keys.sorted() {
+                for (field, text) in localized.texts {
                     let source = fields?[field].flatMap { $0.text.value == localized.message.text(of: field)?.value ? $0 : nil }
-                    texts.append(FieldText(candidate: candidate, field: field, text: localized.texts[field]!, source: source))
+                    texts.append(FieldText(candidate: candidate, field: field, text: text, source: source))
                 }
             }
             return texts
