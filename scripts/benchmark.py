@@ -129,7 +129,6 @@ def measure_growth(commands, pairs):
     between (on the benchmark machine the 100x runs come some ten minutes after the 10x ones,
     with pofilter between them, and the same binary's time at 100x moves by 10% from one
     minute to the next); timed in turn, both see the same machine."""
-    small, large = commands
     for command in commands:
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     walls = ([], [])
@@ -146,9 +145,10 @@ def measure_growth(commands, pairs):
             "small": statistics.median(walls[0]), "large": statistics.median(walls[1]), "pairs": pairs}
 
 
-def bench_growth(seed, msgc):
+def bench_growth(seed, msgc, results):
     """Paired runs of 10x and 100x for lint, build and xmllint (see `measure_growth`)."""
-    trees = [corpus(preset, seed) for preset in ("10x", "100x")]
+    presets = ("10x", "100x")
+    trees = [corpus(preset, seed) for preset in presets]
     log("10x and 100x in turn: the growth from one to the other")
     growth = {}
     with tempfile.TemporaryDirectory(prefix="msgc-bench-") as scratch:
@@ -156,7 +156,7 @@ def bench_growth(seed, msgc):
             "lint": [[msgc, "lint", "--content", tree, "--quiet"] for tree in trees],
             "build": [[msgc, "build", "--content", tree, "--environment", "sandbox", "--out", Path(scratch) / "bundle",
                        "--quiet"] for tree in trees],
-            "xmllint": [["xmllint", "--stream", "--noout", *tree_facts(tree)["xliff"]] for tree in trees],
+            "xmllint": [["xmllint", "--stream", "--noout", *results[preset]["facts"]["xliff"]] for preset in presets],
         }
         for name, pair in commands.items():
             growth[name] = measure_growth(pair, GROWTH_PAIRS)
@@ -334,7 +334,7 @@ def main(argv):
     load_before = load_average()
     start = time.perf_counter(), busy_cpu_seconds(), children_cpu_seconds()
     results = {preset: bench_preset(preset, args.seed, msgc, pofilter) for preset in presets}
-    growth = bench_growth(args.seed, msgc) if "10x" in results and "100x" in results else None
+    growth = bench_growth(args.seed, msgc, results) if "10x" in results and "100x" in results else None
     wall = time.perf_counter() - start[0]
     seconds = max(0.0, (busy_cpu_seconds() - start[1]) - (children_cpu_seconds() - start[2]))
     other = {"seconds": seconds, "wall": wall, "share": seconds / (wall * (os.cpu_count() or 1))}
