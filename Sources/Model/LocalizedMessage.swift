@@ -13,10 +13,6 @@ public struct LocalizedMessage: Sendable {
         self.init(shared: SharedMessage(message), locale: locale, texts: texts, translationPath: translationPath)
     }
 
-    public init(message: Message, locale: String, texts: [MessageField: Located<String>], translationPath: String?) {
-        self.init(message: message, locale: locale, texts: FieldTexts(texts), translationPath: translationPath)
-    }
-
     public init(shared: SharedMessage, locale: String, texts: FieldTexts, translationPath: String?) {
         self.shared = shared
         self.locale = locale
@@ -82,9 +78,6 @@ public struct FieldTexts: Sendable, RandomAccessCollection, ExpressibleByDiction
             }
         }
     }
-
-    /// The fields that have a text, in order.
-    public var fields: [MessageField] { entries.map(\.field) }
 }
 
 /// Why a message's field has no usable translation in a locale.

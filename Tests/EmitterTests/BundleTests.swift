@@ -22,7 +22,7 @@ import Testing
         location: SourceLocation(path: "messages/a.yaml", line: 2, column: 5))
 
     static func input(_ environment: Environment, messages: [LocalizedMessage]? = nil) -> BundleBuilder.Input {
-        var texts: [MessageField: Located<String>] = [:]
+        var texts = FieldTexts()
         for (field, text) in message.fields { texts[field] = text }
         var arabic = texts
         arabic[.header] = located("ابقَ مع بريميوم")

@@ -15,7 +15,7 @@ struct FieldTextsTests {
         texts[.bulletText(1)] = Self.text("text 2")
         texts[.body] = Self.text("Weiterlesen")
         texts[.bulletText(0)] = Self.text("text 1")
-        #expect(texts.fields == [.header, .body, .bulletText(0), .bulletText(1), .bulletAlt(1)])
+        #expect(texts.map(\.field) == [.header, .body, .bulletText(0), .bulletText(1), .bulletAlt(1)])
         #expect(texts.map(\.text.value) == ["Bleiben", "Weiterlesen", "text 1", "text 2", "alt 2"])
         #expect(texts.count == 5)
     }
@@ -23,7 +23,7 @@ struct FieldTextsTests {
     @Test("a field is found, replaced and removed; a missing one is nil")
     func lookUp() {
         var texts: FieldTexts = [.body: Self.text("B"), .header: Self.text("H")]
-        #expect(texts.fields == [.header, .body])
+        #expect(texts.map(\.field) == [.header, .body])
         #expect(texts[.header]?.value == "H")
         #expect(texts[.imageAlt] == nil)
         texts[.header] = Self.text("H2")
@@ -31,7 +31,7 @@ struct FieldTextsTests {
         #expect(texts.count == 2)
         texts[.header] = nil
         texts[.imageAlt] = nil
-        #expect(texts.fields == [.body])
+        #expect(texts.map(\.field) == [.body])
         #expect(texts[.header] == nil)
     }
 
@@ -43,8 +43,8 @@ struct FieldTextsTests {
         var oneByOne = FieldTexts()
         for (field, text) in dictionary { oneByOne[field] = text }
         let made = FieldTexts(dictionary)
-        #expect(made.fields == [.header, .imageAlt, .bulletAlt(0), .bulletText(2)])
-        #expect(made.fields == oneByOne.fields)
+        #expect(made.map(\.field) == [.header, .imageAlt, .bulletAlt(0), .bulletText(2)])
+        #expect(made.map(\.field) == oneByOne.map(\.field))
         #expect(made.map(\.text.value) == oneByOne.map(\.text.value))
     }
 }

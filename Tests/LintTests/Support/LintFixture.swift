@@ -82,11 +82,11 @@ enum LintFixture {
         var candidates = messages.map { message in
             LocalizedMessage(
                 message: message, locale: config.sourceLocale.value,
-                texts: Dictionary(uniqueKeysWithValues: message.fields.map { ($0.field, $0.text) }), translationPath: nil)
+                texts: FieldTexts(Dictionary(uniqueKeysWithValues: message.fields.map { ($0.field, $0.text) })), translationPath: nil)
         }
         for locale in translations.keys.sorted() {
             let path = "translations/\(locale).xliff"
-            var texts: [MessageField: Located<String>] = [:]
+            var texts = FieldTexts()
             for (index, field) in translations[locale]!.keys.sorted().enumerated() {
                 texts[field] = located(translations[locale]![field]!, path: path, line: 10 + index, column: 20)
             }
