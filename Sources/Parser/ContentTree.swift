@@ -53,11 +53,10 @@ public struct ContentTree: Sendable {
 
         let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"])
 
-        // Message sources, XLIFF files and the images on disk are read independently of each
-        // other: on every core, as one list of jobs so that no core waits at the end of the
-        // first kind. XLIFF files are the larger and go first, so the small files fill the
-        // last gaps.
-        let jobs = xliffPaths.map(ParseJob.xliff) + sourcePaths.map(ParseJob.source) + imagePaths.map(ParseJob.image)
+        // Message sources and the images on disk are read first, on every core, as one list
+        // of jobs; then the XLIFF files, which keep the messages' strings for every unit id and
+        // source text that is the same (`MessageUnitTexts`) rather than a copy per locale.
+        let jobs = sourcePaths.map(ParseJob.source) + imagePaths.map(ParseJob.image)
         let results = jobs.concurrentMap { job -> ParseResult in
             switch job {
             case .source(let path):
@@ -67,21 +66,10 @@ public struct ContentTree: Sendable {
                 case .failure(let failure):
                     return .source(([], nil, [readFailure(failure, path: path)]))
                 }
-            case .xliff(let path):
-                switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
-                case .success(let bytes):
-                    return .xliff(XLIFFReader.read(bytes: bytes, path: path))
-                case .failure(let failure):
-                    let file = TranslationFile(
-                        path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
-                    return .xliff((file, [readFailure(failure, path: path)]))
-                }
             case .image(let path):
                 return .image(image(at: path))
             }
         }
-        // Diagnostics in the order the stages always gave them: sources, then XLIFF files.
-        var xliffDiagnostics: [Diagnostic] = []
         var imagesOnDisk: [String: ImageAsset] = [:]
         for (job, result) in zip(jobs, results) {
             switch result {
@@ -89,14 +77,25 @@ public struct ContentTree: Sendable {
                 messages += parsed
                 if let source, case .source(let path) = job { sources[path] = source }
                 diagnostics += sourceDiagnostics
-            case .xliff(let (file, fileDiagnostics)):
-                translationFiles.append(file)
-                xliffDiagnostics += fileDiagnostics
             case .image(let asset):
                 imagesOnDisk[asset.path] = asset
             }
         }
-        diagnostics += xliffDiagnostics
+
+        let messageTexts = MessageUnitTexts(messages: messages)
+        for (file, fileDiagnostics) in xliffPaths.concurrentMap({ path in
+            switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
+            case .success(let bytes):
+                return XLIFFReader.read(bytes: bytes, path: path, messageTexts: messageTexts)
+            case .failure(let failure):
+                let file = TranslationFile(
+                    path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
+                return (file, [readFailure(failure, path: path)])
+            }
+        }) {
+            translationFiles.append(file)
+            diagnostics += fileDiagnostics
+        }
 
         var images: [String: ImageAsset] = [:]
         var referenced = Set<String>()
@@ -246,15 +245,13 @@ public struct ContentTree: Sendable {
     }
 }
 
-/// One file for `ContentTree.load` to parse.
+/// One message source or image for `ContentTree.load` to read.
 private enum ParseJob: Sendable {
     case source(String)
-    case xliff(String)
     case image(String)
 }
 
 private enum ParseResult: Sendable {
     case source(([Message], SourceFile?, [Diagnostic]))
-    case xliff((TranslationFile, [Diagnostic]))
     case image(ImageAsset)
 }

@@ -36,8 +36,12 @@ public enum XLIFFReader {
         read(bytes: bytes, path: path, chunkSize: XLIFFReadSession.defaultChunkSize)
     }
 
-    /// `read(bytes:path:)`, handing libxml2 `chunkSize` bytes at a time (tests make it small).
-    static func read(bytes: [UInt8], path: String, chunkSize: Int) -> (TranslationFile, [Diagnostic]) {
+    /// `read(bytes:path:)`, handing libxml2 `chunkSize` bytes at a time (tests make it small),
+    /// and keeping `messageTexts`' strings for ids and sources that are the same bytes.
+    static func read(
+        bytes: [UInt8], path: String, chunkSize: Int = XLIFFReadSession.defaultChunkSize,
+        messageTexts: MessageUnitTexts? = nil
+    ) -> (TranslationFile, [Diagnostic]) {
         XLIFFLibXMLSetup.ensure()
         guard bytes.count <= ContentLimits.maxXLIFFBytes else {
             return unreadable(path, XLIFFDiagnostics.fileTooLarge(byteCount: bytes.count, path: path))
@@ -61,7 +65,7 @@ public enum XLIFFReader {
             let location = SourceLocation(path: path, line: line, column: column)
             return unreadable(path, XLIFFDiagnostics.doctype(at: location.spanning(scalars: "<!DOCTYPE".count)))
         }
-        return XLIFFReadSession(path: path, text: text, chunkSize: chunkSize).run()
+        return XLIFFReadSession(path: path, text: text, chunkSize: chunkSize, messageTexts: messageTexts).run()
     }
 
     fileprivate static func unreadable(
@@ -108,11 +112,11 @@ final class XLIFFReadSession {
     /// Whether the last event was the start of an empty element, whose end comes next.
     @exclusivity(unchecked) private var startedEmptyElement = false
 
-    init(path: String, text: XLIFFInputText, chunkSize: Int) {
+    init(path: String, text: XLIFFInputText, chunkSize: Int, messageTexts: MessageUnitTexts? = nil) {
         self.path = path
         self.chunkSize = max(1, chunkSize)
         self.text = text
-        self.collector = XLIFFUnitCollector(path: path, utf8: text.utf8)
+        self.collector = XLIFFUnitCollector(path: path, utf8: text.utf8, messageTexts: messageTexts)
         self.lines = XLIFFLineMap(utf8: text.utf8, start: text.start)
     }
 

@@ -167,6 +167,11 @@ struct XLIFFUnitCollector {
     let path: String
     /// The file's text as UTF-8, to tell whether a value is written verbatim.
     private let utf8: [UInt8]
+    /// The catalog's unit ids and source texts, whose strings a unit keeps where its own are
+    /// the same bytes; and the entry of the unit being read, and where to look for the next.
+    private let messageTexts: MessageUnitTexts?
+    private var messageTextIndex: Int?
+    private var nextMessageTextIndex = 0
 
     private(set) var version: TranslationFile.Version?
     private(set) var targetLanguage: Located<String>?
@@ -207,9 +212,10 @@ struct XLIFFUnitCollector {
     /// large at once rather than grown (and rehashed) a doubling at a time.
     private static let bytesPerUnitEstimate = 256
 
-    init(path: String, utf8: [UInt8]) {
+    init(path: String, utf8: [UInt8], messageTexts: MessageUnitTexts? = nil) {
         self.path = path
         self.utf8 = utf8
+        self.messageTexts = messageTexts.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     // MARK: - Events
@@ -260,8 +266,9 @@ struct XLIFFUnitCollector {
         if capture != nil {
             if capture!.popInline() { return }
             let current = capture.take()!
+            let shared = current.role == .source ? messageTextIndex.flatMap { messageTexts?.source(at: $0, ifUTF8: captureBytes) } : nil
             let text = CapturedText(
-                text: String(decoding: captureBytes, as: UTF8.self), location: current.location,
+                text: shared ?? String(decoding: captureBytes, as: UTF8.self), location: current.location,
                 isVerbatim: isVerbatim(current, endOffset: contentEnd()), order: current.order, markup: current.markup)
             captureBytes.removeAll(keepingCapacity: true)
             finish(text, role: current.role)
@@ -342,6 +349,12 @@ struct XLIFFUnitCollector {
             builder.id = name
         } else if let id = nonEmpty(element.attribute("id")) {
             builder.id = id.map { $0.replacingColons() }
+        }
+        messageTextIndex = nil
+        if let messageTexts, let id = builder.id, let index = messageTexts.index(of: id.value, hint: nextMessageTextIndex) {
+            builder.id!.value = messageTexts.id(at: index)
+            messageTextIndex = index
+            nextMessageTextIndex = index + 1
         }
         unit = builder
     }
