@@ -32,6 +32,8 @@ public struct LintContext: Sendable {
     /// The PNG structure of every image file msgc could read, by path. Four image rules ask
     /// about every use of an image, and a file is used by many messages: each is read once.
     let pngs: [String: Result<PNGInfo, PNGProblem>]
+    /// Every image reference of every message, in message order, for the image rules.
+    let imageUses: [ImageUse]
     /// Every place that writes a locale tag, with what is wrong with the tag. Five locale rules
     /// report from this, each a kind of finding: the tags are checked once.
     let localeTagFindings: [(site: LocaleTagSite, findings: [LanguageTagFinding])]
@@ -43,6 +45,7 @@ public struct LintContext: Sendable {
         self.fieldTexts = FieldText.all(in: localization)
         let images = catalog.images.compactMap { path, asset in asset.bytes.map { (path, $0) } }
         self.pngs = Dictionary(uniqueKeysWithValues: zip(images.map(\.0), images.concurrentMap { PNGReader.read($0.1) }))
+        self.imageUses = ImageUse.all(in: catalog)
         self.localeTagFindings = LocaleTagSite.all(in: catalog, config: config).map { ($0, $0.findings(config: config)) }
     }
 }

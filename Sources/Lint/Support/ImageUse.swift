@@ -17,24 +17,28 @@ struct ImageUse {
         }
     }
 
-    var message: Message
+    /// The message that uses the image, as findings name it.
+    var subject: Subject
     var file: Located<String>
     var role: Role
-}
 
-extension LintContext {
-    /// Every image reference of every message, in message order.
-    var imageUses: [ImageUse] {
+    /// Every image reference of every message, in message order: made once for the rules that
+    /// look at each (`LintContext.imageUses`). A use holds its message's subject, not the
+    /// message, which is many strings to copy for every use.
+    static func all(in catalog: Catalog) -> [ImageUse] {
         var uses: [ImageUse] = []
         for message in catalog.messages {
-            if let file = message.image?.file { uses.append(ImageUse(message: message, file: file, role: .fullSize)) }
+            let subject = message.subject
+            if let file = message.image?.file { uses.append(ImageUse(subject: subject, file: file, role: .fullSize)) }
             for (index, bullet) in message.bullets.enumerated() {
-                if let image = bullet.image { uses.append(ImageUse(message: message, file: image, role: .bullet(index))) }
+                if let image = bullet.image { uses.append(ImageUse(subject: subject, file: image, role: .bullet(index))) }
             }
         }
         return uses
     }
+}
 
+extension LintContext {
     /// The PNG structure of the file at `path`, or nil when there are no bytes to read
     /// (a missing or unreadable file is `image-file-not-found`'s finding).
     func png(at path: String) -> Result<PNGInfo, PNGProblem>? {

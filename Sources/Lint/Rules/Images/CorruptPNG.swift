@@ -24,7 +24,7 @@ struct CorruptPNG: LintRule {
             guard case .failure(.corrupt(let reason)) = context.png(at: use.file.value) else { return nil }
             return diagnose(
                 "\(use.role.displayName) '\(use.file.value)' is a corrupt PNG: \(reason)", at: use.file.valueSpan,
-                fixIts: [FixIt("export the image again from its original")], subject: use.message.subject)
+                fixIts: [FixIt("export the image again from its original")], subject: use.subject)
         }
     }
 }

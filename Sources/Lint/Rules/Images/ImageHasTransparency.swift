@@ -34,7 +34,7 @@ struct ImageHasTransparency: LintRule {
             return diagnose(
                 "\(use.role.displayName) '\(use.file.value)' \(what); Apple accepts no transparency", at: use.file.valueSpan,
                 fixIts: [FixIt("flatten the image onto its background and export it as an RGB PNG")],
-                subject: use.message.subject)
+                subject: use.subject)
         }
     }
 }

@@ -23,7 +23,7 @@ struct ImageNotPNG: LintRule {
             return diagnose(
                 "\(use.role.displayName) '\(use.file.value)' is \(what)\(format == nil ? "" : ", not a PNG")",
                 at: use.file.valueSpan, fixIts: [FixIt("export the image as an RGB PNG without transparency")],
-                subject: use.message.subject)
+                subject: use.subject)
         }
     }
 }

@@ -38,7 +38,7 @@ struct WrongImageDimensions: LintRule {
             }
             return diagnose(
                 "\(use.role.displayName) '\(use.file.value)' is \(size); Apple requires \(required)", at: use.file.valueSpan,
-                fixIts: [FixIt("export the image at \(required) pixels")], subject: use.message.subject)
+                fixIts: [FixIt("export the image at \(required) pixels")], subject: use.subject)
         }
     }
 }
