@@ -224,9 +224,15 @@ extension FieldText {
             sources[localized.message.location] = fields
         }
         let sharedSources = sources
+        // Chunks of candidates, each made into its texts on whichever core is free, straight
+        // into their place in the result.
         let chunkSize = 64
-        return Array(stride(from: 0, to: candidates.count, by: chunkSize)).concurrentMap { start in
-            var texts: [FieldText] = []
+        let chunkStarts = Array(stride(from: 0, to: candidates.count, by: chunkSize))
+        let counts = chunkStarts.map { start in
+            (start..<min(start + chunkSize, candidates.count)).reduce(0) { $0 + candidates[$1].texts.count }
+        }
+        return [FieldText](concurrentParts: counts) { chunk, texts in
+            let start = chunkStarts[chunk]
             for index in start..<min(start + chunkSize, candidates.count) {
                 let candidate = Candidate(candidates[index])
                 let localized = candidate.localized
@@ -236,8 +242,7 @@ extension FieldText {
                     texts.append(FieldText(candidate: candidate, field: field, text: text, source: source))
                 }
             }
-            return texts
-        }.flatMap { $0 }
+        }
     }
 }
 
