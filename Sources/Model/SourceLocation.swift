@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A place in a file of the content tree, as a root-relative path with `/` and 1-based positions.
 ///
 /// `line` is absent for problems with a whole file (a missing file, a file that is not UTF-8).
@@ -5,7 +7,12 @@
 /// `unicodeCodePoints`; it is absent where the source gives none (libxml2 reports lines only
 /// for some errors). `endLine`/`endColumn` close the span, exclusive.
 public struct SourceLocation: Hashable, Codable, Sendable, Comparable {
-    public var path: String
+    /// The file, kept once for the process (`SourcePath`).
+    public var file: SourcePath
+    public var path: String {
+        get { file.string }
+        set { file = SourcePath(newValue) }
+    }
     public var line: Int? {
         get { Self.value(storedLine) }
         set { storedLine = Self.stored(newValue) }
@@ -33,7 +40,13 @@ public struct SourceLocation: Hashable, Codable, Sendable, Comparable {
     private var storedEndColumn: UInt32
 
     public init(path: String, line: Int? = nil, column: Int? = nil, endLine: Int? = nil, endColumn: Int? = nil) {
-        self.path = path
+        self.init(file: SourcePath(path), line: line, column: column, endLine: endLine, endColumn: endColumn)
+    }
+
+    /// A place in `file`: for readers that make many locations in one file, which look its
+    /// path up once rather than once a location.
+    public init(file: SourcePath, line: Int? = nil, column: Int? = nil, endLine: Int? = nil, endColumn: Int? = nil) {
+        self.file = file
         self.storedLine = Self.stored(line)
         self.storedColumn = Self.stored(column)
         self.storedEndLine = Self.stored(endLine)
@@ -72,6 +85,11 @@ public struct SourceLocation: Hashable, Codable, Sendable, Comparable {
         try container.encodeIfPresent(endColumn, forKey: .endColumn)
     }
 
+    /// The same file at another place.
+    public func moved(line: Int?, column: Int?) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: column)
+    }
+
     /// The same place with the span closed `length` scalars further on the same line.
     public func spanning(scalars length: Int) -> SourceLocation {
         var copy = self
@@ -83,7 +101,7 @@ public struct SourceLocation: Hashable, Codable, Sendable, Comparable {
     }
 
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
-        if lhs.path != rhs.path { return lhs.path.utf8.lexicographicallyPrecedes(rhs.path.utf8) }
+        if lhs.file != rhs.file { return lhs.path.utf8.lexicographicallyPrecedes(rhs.path.utf8) }
         if lhs.storedLine != rhs.storedLine { return lhs.storedLine < rhs.storedLine }
         if lhs.storedColumn != rhs.storedColumn { return lhs.storedColumn < rhs.storedColumn }
         if lhs.storedEndLine != rhs.storedEndLine { return lhs.storedEndLine < rhs.storedEndLine }
@@ -132,9 +150,9 @@ extension Located where Value == String {
         guard let line = location.line, let column = location.column else { return location }
         switch style {
         case .plain where !value.contains("\n"):
-            return SourceLocation(path: location.path, line: line, column: column + scalarOffset).spanning(scalars: length)
+            return location.moved(line: line, column: column + scalarOffset).spanning(scalars: length)
         case .quoted(hasEscapes: false) where !value.contains("\n"):
-            return SourceLocation(path: location.path, line: line, column: column + 1 + scalarOffset).spanning(scalars: length)
+            return location.moved(line: line, column: column + 1 + scalarOffset).spanning(scalars: length)
         default:
             return location
         }
@@ -144,4 +162,60 @@ extension Located where Value == String {
     public var valueSpan: SourceLocation {
         location(atScalarOffset: 0, length: value.unicodeScalars.count)
     }
+}
+
+/// A root-relative path as `SourceLocation`s hold it. Each distinct path is kept once for the
+/// whole process and never freed, and a location holds a reference to it that is not counted:
+/// copying a location retains nothing.
+///
+/// Every unit, text and finding carries locations, nearly all of them in a few dozen files.
+/// Holding the path as a `String`, each copy of a location retained and released the same few
+/// strings, often from both cores at once, and four locations of each XLIFF unit took 64
+/// bytes for their paths (BENCHMARKS.md). Two `SourcePath`s are equal exactly when their
+/// paths are the same bytes.
+public struct SourcePath: Hashable, Sendable {
+    private let storage: Unmanaged<Storage>
+
+    /// The path's one copy, made on first use.
+    public init(_ path: String) {
+        storage = Self.table.intern(path)
+    }
+
+    public var string: String { storage._withUnsafeGuaranteedRef(\.string) }
+
+    public static func == (lhs: SourcePath, rhs: SourcePath) -> Bool {
+        lhs.storage.toOpaque() == rhs.storage.toOpaque()
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.toOpaque())
+    }
+
+    private final class Storage: Sendable {
+        let string: String
+
+        init(_ string: String) {
+            self.string = string
+        }
+    }
+
+    /// Every path made so far, by its UTF-8. Only making a `SourcePath` from a string looks
+    /// here, under a lock; reading one does not.
+    private final class Table: @unchecked Sendable {
+        private let lock = DispatchSemaphore(value: 1)
+        private var storages: [[UInt8]: Unmanaged<Storage>] = [:]
+
+        func intern(_ path: String) -> Unmanaged<Storage> {
+            let key = Array(path.utf8)
+            lock.wait()
+            defer { lock.signal() }
+            if let storage = storages[key] { return storage }
+            // Retained once here and never released: the table and every location keep it.
+            let storage = Unmanaged.passRetained(Storage(path))
+            storages[key] = storage
+            return storage
+        }
+    }
+
+    private static let table = Table()
 }

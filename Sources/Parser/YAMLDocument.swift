@@ -9,6 +9,8 @@ struct YAMLDocument {
     static let maxNestingDepth = 64
 
     let path: String
+    /// The path as every location made in the file holds it, looked up once.
+    let file: SourcePath
     let source: SourceFile
     let root: Node?
     private let lines: [Substring]
@@ -57,6 +59,7 @@ struct YAMLDocument {
 
     private init(path: String, source: SourceFile, root: Node?) {
         self.path = path
+        self.file = SourcePath(path)
         self.source = source
         self.root = root
         self.lines = Self.lines(of: source.text)
@@ -162,14 +165,14 @@ struct YAMLDocument {
     // MARK: Locations
 
     func location(of node: Node) -> SourceLocation {
-        guard let mark = node.mark else { return SourceLocation(path: path) }
-        return SourceLocation(path: path, line: mark.line, column: mark.column)
+        guard let mark = node.mark else { return SourceLocation(file: file) }
+        return SourceLocation(file: file, line: mark.line, column: mark.column)
     }
 
     /// The value of a scalar, located, with how its text maps back to columns.
     func located(_ scalar: Node.Scalar) -> Located<String> {
-        guard let mark = scalar.mark else { return Located(scalar.string, at: SourceLocation(path: path), style: .opaque) }
-        let location = SourceLocation(path: path, line: mark.line, column: mark.column)
+        guard let mark = scalar.mark else { return Located(scalar.string, at: SourceLocation(file: file), style: .opaque) }
+        let location = SourceLocation(file: file, line: mark.line, column: mark.column)
         guard mark.line - 1 < lines.count else { return Located(scalar.string, at: location, style: .opaque) }
         let rest = lines[mark.line - 1].unicodeScalars.dropFirst(mark.column - 1)
         let value = scalar.string

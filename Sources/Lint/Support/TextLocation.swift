@@ -15,7 +15,8 @@ extension LintContext {
         else { return text.location(atScalarOffset: scalarOffset, length: length) }
         let start = min(max(scalarOffset, 0), columns.count - 1)
         let end = min(max(scalarOffset + length, start), columns.count - 1)
-        return SourceLocation(path: text.location.path, line: lineNumber, column: columns[start], endLine: lineNumber, endColumn: columns[end])
+        return SourceLocation(
+            file: text.location.file, line: lineNumber, column: columns[start], endLine: lineNumber, endColumn: columns[end])
     }
 
     /// The 1-based column of each scalar of a quoted YAML scalar that starts with its quote at

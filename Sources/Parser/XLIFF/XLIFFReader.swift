@@ -92,6 +92,8 @@ public enum XLIFFReader {
 /// attribute values it hands over still lie in its buffer next to its cursor.
 final class XLIFFReadSession {
     let path: String
+    /// The path as every location made in the file holds it, looked up once.
+    let file: SourcePath
     let text: XLIFFInputText
     // The session's state is used by libxml2's callbacks on one thread and never re-entrantly,
     // so the dynamic exclusivity checks Swift makes on a class's stored properties (about 2%
@@ -114,6 +116,7 @@ final class XLIFFReadSession {
 
     init(path: String, text: XLIFFInputText, chunkSize: Int, messageTexts: MessageUnitTexts? = nil) {
         self.path = path
+        self.file = SourcePath(path)
         self.chunkSize = max(1, chunkSize)
         self.text = text
         self.collector = XLIFFUnitCollector(path: path, utf8: text.utf8, messageTexts: messageTexts)
@@ -254,7 +257,7 @@ final class XLIFFReadSession {
 
     func location(at offset: Int) -> SourceLocation {
         let (line, column) = lines.position(at: offset)
-        return SourceLocation(path: path, line: line, column: column)
+        return SourceLocation(file: file, line: line, column: column)
     }
 
     /// Where the value of the attribute named `qualifiedName` is written in the tag that ends
