@@ -95,11 +95,54 @@ struct MessageUnitTextsTests {
             """
         let (messages, _, _) = MessageSourceParser.parse(bytes: Array(yaml.utf8), path: "messages/a.yaml")
         let table = MessageUnitTexts(messages: messages)
-        #expect(table.index(of: "com.example.app.yearly/caf\u{E9}-offer-for-everyone/header", hint: 5) == 0)
-        #expect(table.index(of: "com.example.app.yearly/cafe\u{301}-offer-for-everyone/header", hint: 0) == nil)
-        #expect(table.index(of: "com.example.app.yearly/cafe\u{301}-offer-for-everyone/header", hint: 1) == nil)
+        #expect(table.match("com.example.app.yearly/caf\u{E9}-offer-for-everyone/header", hint: 5).entry == 0)
+        #expect(table.match("com.example.app.yearly/cafe\u{301}-offer-for-everyone/header", hint: 0).entry == nil)
+        #expect(table.match("com.example.app.yearly/cafe\u{301}-offer-for-everyone/header", hint: 1).entry == nil)
         #expect(table.source(at: 0, ifUTF8: Array("A header long enough to be stored on the heap".utf8)) != nil)
         #expect(table.source(at: 0, ifUTF8: Array("A header long enough to be stored on the heap.".utf8)) == nil)
+    }
+
+    @Test("repeated unit ids are found as they are without the table, whichever way they are written")
+    func repeatedIDs() throws {
+        // Two messages with one id (lint reports the second), and a key in NFC.
+        let yaml = """
+            messages:
+              - key: caf\u{E9}
+                product: com.example.app.yearly
+                type: text
+                header: A header long enough to be stored on the heap
+              - key: twice
+                product: com.example.app.yearly
+                type: text
+                header: The first message with this key, long enough
+              - key: twice
+                product: com.example.app.yearly
+                type: text
+                header: The second message with this key, long enough
+
+            """
+        let (messages, _, _) = MessageSourceParser.parse(bytes: Array(yaml.utf8), path: "messages/a.yaml")
+        try #require(messages.count == 3)
+        let xliff = """
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file source-language="en-US" target-language="de-DE"><body>
+            \(Self.unit("com.example.app.yearly/cafe\u{301}/header", "A header long enough to be stored on the heap"))
+            \(Self.unit("com.example.app.yearly/caf\u{E9}/header", "A header long enough to be stored on the heap"))
+            \(Self.unit("com.example.app.yearly/twice/header", "The second message with this key, long enough"))
+            \(Self.unit("com.example.app.yearly/twice/header", "The first message with this key, long enough"))
+            \(Self.unit("com.example.app.yearly/gone/header", "Text"))
+            \(Self.unit("com.example.app.yearly/gone/header", "Text"))
+            \(Self.unit("com.example.app.yearly/other/header", "Text"))
+            </body></file></xliff>
+            """
+        let bytes = Array(xliff.utf8)
+        let (shared, sharedDiagnostics) = XLIFFReader.read(
+            bytes: bytes, path: "translations/de-DE.xlf", messageTexts: MessageUnitTexts(messages: messages))
+        let (plain, plainDiagnostics) = XLIFFReader.read(bytes: bytes, path: "translations/de-DE.xlf")
+        #expect(shared == plain)
+        #expect(sharedDiagnostics == plainDiagnostics)
+        #expect(sharedDiagnostics.map(\.code) == ["XLF009", "XLF009", "XLF009"])
+        #expect(shared.units.map(\.location.line) == [3, 5, 7, 9])
     }
 
     @Test("a content tree's units share their messages' strings")

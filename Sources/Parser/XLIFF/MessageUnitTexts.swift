@@ -14,6 +14,9 @@ struct MessageUnitTexts: Sendable {
     private let ids: [String]
     private let sources: [String]
     private let indexByID: [String: Int]
+    /// For each entry, the first entry whose id is the same string (`==`, which is canonical
+    /// equivalence): what the reader tells repeated ids apart by.
+    private let idClasses: [Int]
 
     init(messages: [Message]) {
         var ids: [String] = []
@@ -26,32 +29,47 @@ struct MessageUnitTexts: Sendable {
         }
         self.ids = ids
         self.sources = sources
-        indexByID = Dictionary(ids.indices.lazy.map { (ids[$0], $0) }, uniquingKeysWith: { first, _ in first })
+        let indexByID = Dictionary(ids.indices.lazy.map { (ids[$0], $0) }, uniquingKeysWith: { first, _ in first })
+        self.indexByID = indexByID
+        idClasses = ids.map { indexByID[$0]! }
     }
 
-    var isEmpty: Bool { ids.isEmpty }
+    var count: Int { ids.count }
 
-    /// The entry whose id has exactly the bytes of `id`, if there is one. Units come in the
-    /// order the table has them, so `hint`, the entry after the last one found, is tried first.
-    func index(of id: String, hint: Int) -> Int? {
-        if hint < ids.count, Self.sameBytes(ids[hint], id) { return hint }
-        guard let index = indexByID[id], Self.sameBytes(ids[index], id) else { return nil }
-        return index
+    /// What the table knows of a unit id.
+    struct Match {
+        /// The entry whose id has exactly the bytes of the unit's, if there is one.
+        var entry: Int?
+        /// The first entry whose id is the same string as the unit's (`==`), if any: two unit
+        /// ids are the same string exactly when they have the same class, or have none and
+        /// are `==`.
+        var idClass: Int?
+    }
+
+    /// Looks `id` up. Units come in the order the table has them, so `hint`, the entry after
+    /// the last one found, is tried first.
+    func match(_ id: String, hint: Int) -> Match {
+        if hint < ids.count, Self.sameBytes(ids[hint], id) { return Match(entry: hint, idClass: idClasses[hint]) }
+        guard let index = indexByID[id] else { return Match(entry: nil, idClass: nil) }
+        return Match(entry: Self.sameBytes(ids[index], id) ? index : nil, idClass: index)
     }
 
     func id(at index: Int) -> String { ids[index] }
 
     /// The source text of the entry at `index` when its UTF-8 is exactly `bytes`.
     func source(at index: Int, ifUTF8 bytes: [UInt8]) -> String? {
-        var source = sources[index]
-        let isSame = source.withUTF8 { text in bytes.withUnsafeBufferPointer { Self.equal(text, $0) } }
-        return isSame ? source : nil
+        let isSame = sources[index].utf8.withContiguousStorageIfAvailable { text in
+            bytes.withUnsafeBufferPointer { Self.equal(text, $0) }
+        } ?? sources[index].utf8.elementsEqual(bytes)
+        return isSame ? sources[index] : nil
     }
 
+    /// Whether two strings have the same UTF-8, compared in place: the table's strings are
+    /// shared by every file read at once, and a copy would retain and release them.
     private static func sameBytes(_ first: String, _ second: String) -> Bool {
-        var first = first
-        var second = second
-        return first.withUTF8 { one in second.withUTF8 { equal(one, $0) } }
+        first.utf8.withContiguousStorageIfAvailable { one in
+            second.utf8.withContiguousStorageIfAvailable { equal(one, $0) }
+        }.flatMap { $0 } ?? first.utf8.elementsEqual(second.utf8)
     }
 
     private static func equal(_ one: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {

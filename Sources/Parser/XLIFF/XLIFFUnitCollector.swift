@@ -206,8 +206,11 @@ struct XLIFFUnitCollector {
     private var firstFileLocation: SourceLocation?
     /// Whether the current 1.2 `<file>` agrees with the file's target language.
     private var isFileAccepted = true
-    /// The id of every unit kept so far, to report a repeated one.
+    /// The id of every unit kept so far, to report a repeated one: by its class in
+    /// `messageTexts` (`unitIDClass`, whether a unit of that class was kept), else in the set.
     private var unitIDs: Set<String> = []
+    private var unitIDClass: Int?
+    private var isIDClassKept: [Bool] = []
     /// Fewer bytes than a unit of XLIFF takes even without notes: the set of ids is made that
     /// large at once rather than grown (and rehashed) a doubling at a time.
     private static let bytesPerUnitEstimate = 256
@@ -215,7 +218,7 @@ struct XLIFFUnitCollector {
     init(path: String, utf8: [UInt8], messageTexts: MessageUnitTexts? = nil) {
         self.path = path
         self.utf8 = utf8
-        self.messageTexts = messageTexts.flatMap { $0.isEmpty ? nil : $0 }
+        self.messageTexts = messageTexts.flatMap { $0.count == 0 ? nil : $0 }
     }
 
     // MARK: - Events
@@ -351,10 +354,15 @@ struct XLIFFUnitCollector {
             builder.id = id.map { $0.replacingColons() }
         }
         messageTextIndex = nil
-        if let messageTexts, let id = builder.id, let index = messageTexts.index(of: id.value, hint: nextMessageTextIndex) {
-            builder.id!.value = messageTexts.id(at: index)
-            messageTextIndex = index
-            nextMessageTextIndex = index + 1
+        unitIDClass = nil
+        if let messageTexts, let id = builder.id {
+            let match = messageTexts.match(id.value, hint: nextMessageTextIndex)
+            unitIDClass = match.idClass
+            if let index = match.entry {
+                builder.id!.value = messageTexts.id(at: index)
+                messageTextIndex = index
+                nextMessageTextIndex = index + 1
+            }
         }
         unit = builder
     }
@@ -460,8 +468,7 @@ struct XLIFFUnitCollector {
             diagnostics.append(XLIFFDiagnostics.unitWithoutSource(id: id.value, at: builder.location))
             return
         }
-        if unitIDs.isEmpty { unitIDs.reserveCapacity(utf8.count / Self.bytesPerUnitEstimate) }
-        guard unitIDs.insert(id.value).inserted else {
+        guard isFirst(id.value) else {
             let first = units.first { $0.id.value == id.value }!.id.location
             diagnostics.append(XLIFFDiagnostics.duplicateUnit(
                 id: id.value, firstLine: first.line, at: id.location.spanning(scalars: id.value.unicodeScalars.count),
@@ -497,6 +504,18 @@ struct XLIFFUnitCollector {
             diagnostics.append(XLIFFDiagnostics.inlineMarkup(
                 unitID: id.value, elements: markup, at: first.location, subject: subject))
         }
+    }
+
+    /// Whether no unit kept so far has the id `id` (`==`), noting that one now has. Ids the
+    /// messages have are told apart by their class, without hashing them again.
+    private mutating func isFirst(_ id: String) -> Bool {
+        if let idClass = unitIDClass, let messageTexts {
+            if isIDClassKept.isEmpty { isIDClassKept = [Bool](repeating: false, count: messageTexts.count) }
+            defer { isIDClassKept[idClass] = true }
+            return !isIDClassKept[idClass]
+        }
+        if unitIDs.isEmpty { unitIDs.reserveCapacity(utf8.count / Self.bytesPerUnitEstimate) }
+        return unitIDs.insert(id).inserted
     }
 
     /// Whether `text` is empty or white space only. Nearly every text starts with a visible
