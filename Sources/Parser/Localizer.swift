@@ -134,24 +134,26 @@ public enum Localizer {
                 for (field, text) in prepared.fields { texts[field] = text }
                 return LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: nil)
             }
-            let message = prepared.shared.message
-            let subject = Subject(product: message.product.value, key: message.key.value, locale: locale)
+            // Read in place, never copied: the prepared messages and their strings are shared by
+            // every locale's task, and a copy retains and releases them from every core.
             let path = file?.path
             var complete = true
-            for ((field, source), unitID) in zip(prepared.fields, prepared.unitIDs) {
-                guard let file, let index = finder!.find(unitID) else {
-                    gaps.append(TranslationGap(subject: subject, field: field, reason: .missing, unit: nil, translationPath: path))
+            for position in prepared.fields.indices {
+                let field = prepared.fields[position].field
+                guard let file, let index = finder!.find(prepared.unitIDs[position]) else {
+                    gaps.append(TranslationGap(subject: subject(of: prepared), field: field, reason: .missing, unit: nil, translationPath: path))
                     complete = false
                     continue
                 }
                 guard let target = file.units[index].target, file.units[index].state > .untranslated else {
-                    gaps.append(TranslationGap(subject: subject, field: field, reason: .missing, unit: file.units[index], translationPath: path))
+                    gaps.append(TranslationGap(
+                        subject: subject(of: prepared), field: field, reason: .missing, unit: file.units[index], translationPath: path))
                     complete = false
                     continue
                 }
-                if file.units[index].source.value != source.value {
+                if file.units[index].source.value != prepared.fields[position].text.value {
                     gaps.append(TranslationGap(
-                        subject: subject, field: field, reason: .stale(recordedSource: file.units[index].source.value),
+                        subject: subject(of: prepared), field: field, reason: .stale(recordedSource: file.units[index].source.value),
                         unit: file.units[index], translationPath: path))
                     complete = false
                     continue
@@ -159,7 +161,7 @@ public enum Localizer {
                 if file.units[index].state < minimumState {
                     let unit = file.units[index]
                     gaps.append(TranslationGap(
-                        subject: subject, field: field, reason: .belowMinimumState(state: unit.state, rawState: unit.rawState),
+                        subject: subject(of: prepared), field: field, reason: .belowMinimumState(state: unit.state, rawState: unit.rawState),
                         unit: unit, translationPath: path))
                     complete = false
                     continue
@@ -167,6 +169,11 @@ public enum Localizer {
                 texts[field] = target
             }
             return complete ? LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: path) : nil
+        }
+
+        private func subject(of prepared: PreparedMessage) -> Subject {
+            let message = prepared.shared.message
+            return Subject(product: message.product.value, key: message.key.value, locale: locale)
         }
     }
 
