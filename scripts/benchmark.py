@@ -11,7 +11,8 @@ and again when the generator or the seed changes) it times, as separate processe
   xmllint        --stream --noout TREE/translations/*.xliff     what parsing alone costs
   pofilter       -i TREE/translations -o (a temporary folder)   translate-toolkit's checks
 
-each several times after one run that is not counted (the median is reported), with the wall time from a monotonic clock and
+each several times after one run that is not counted (the median is reported; lint, build and xmllint
+take turns, one run of each at a time), with the wall time from a monotonic clock and
 the peak resident memory of the process from getrusage (ru_maxrss). msgc is built in
 release mode first, by scripts/build-release.sh; translate-toolkit is installed from PyPI into .benchmark/venv.
 With both 10x and 100x, lint, build and xmllint then run on the two presets in turn, for
@@ -96,6 +97,18 @@ def hash_file(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
+def run_once(command, accept=(0,)):
+    """Wall seconds (monotonic clock) and peak RSS (bytes, getrusage) of one run of `command`."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in accept:
+        raise SystemExit(f"{' '.join(map(str, command))} exited {code}")
+    return wall, usage.ru_maxrss * 1024
+
+
 def measure(command, runs, accept=(0,), warmup=1):
     """Median wall seconds and largest peak RSS (bytes) over `runs` runs of `command`, after
     `warmup` runs that are not counted.
@@ -105,19 +118,30 @@ def measure(command, runs, accept=(0,), warmup=1):
     disk and the ones after it did not: on the benchmark machine a kernel daemon (DAMON's
     pageout scheme) evicts files left untouched for a minute, which the 100x files are while
     the smaller presets run."""
+    return measure_in_turn({"command": (command, accept)}, runs, warmup)["command"]
+
+
+def measure_in_turn(commands, runs, warmup=1):
+    """`measure` for several commands, {name: (command, accepted exit codes)}, taken in turn:
+    one run of each, then one run of each again, `runs` times.
+
+    Timed one after the other, each command's runs fall in a few seconds of their own, and a
+    few slow seconds of the machine (its host's other tenants) can slow all of one command's
+    runs and none of the next one's: in one run of this script lint on the app preset took
+    103 ms against 59 ms for xmllint, and 62 ms against 67 ms for the previous build of msgc
+    in runs taken in turn straight after. Taken in turn, such seconds fall on every command
+    alike, and the medians and their ratios are of the same machine."""
     for _ in range(warmup):
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    walls, peaks = [], []
+        for command, _ in commands.values():
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    walls = {name: [] for name in commands}
+    peaks = {name: [] for name in commands}
     for _ in range(runs):
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(process.pid, 0)
-        walls.append(time.perf_counter() - start)
-        code = os.waitstatus_to_exitcode(status)
-        if code not in accept:
-            raise SystemExit(f"{' '.join(map(str, command))} exited {code}")
-        peaks.append(usage.ru_maxrss * 1024)
-    return {"wall": statistics.median(walls), "peak": max(peaks), "runs": runs}
+        for name, (command, accept) in commands.items():
+            wall, peak = run_once(command, accept)
+            walls[name].append(wall)
+            peaks[name].append(peak)
+    return {name: {"wall": statistics.median(walls[name]), "peak": max(peaks[name]), "runs": runs} for name in commands}
 
 
 def measure_growth(commands, pairs):
@@ -134,12 +158,8 @@ def measure_growth(commands, pairs):
     walls = ([], [])
     for _ in range(pairs):
         for which, command in enumerate(commands):
-            start = time.perf_counter()
-            code = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-            walls[which].append(time.perf_counter() - start)
             # 10x and 100x are beyond Apple's cap: lint reports PRJ006 and exits 1.
-            if code not in (0, 1):
-                raise SystemExit(f"{' '.join(map(str, command))} exited {code}")
+            walls[which].append(run_once(command, accept=(0, 1))[0])
     ratios = [b / a for a, b in zip(*walls)]
     return {"growth": statistics.median(walls[1]) / statistics.median(walls[0]), "low": min(ratios), "high": max(ratios),
             "small": statistics.median(walls[0]), "large": statistics.median(walls[1]), "pairs": pairs}
@@ -179,13 +199,16 @@ def bench_preset(preset, seed, msgc, pofilter):
     results = {"facts": facts}
     # Beyond Apple's cap (10x, 100x) lint reports PRJ006 and exits 1, and build stops on it.
     capped = (0,) if preset == "app" else (0, 1)
-    results["lint"] = measure([msgc, "lint", "--content", tree, "--quiet"], runs, accept=capped)
+    # lint, build and xmllint are taken in turn (`measure_in_turn`), so that the ratio of
+    # lint to xmllint compares runs of the same seconds.
     with tempfile.TemporaryDirectory(prefix="msgc-bench-") as scratch:
         out = Path(scratch) / "bundle"
-        results["build"] = measure([msgc, "build", "--content", tree, "--environment", "sandbox", "--out", out, "--quiet"],
-                                   runs, accept=capped)
+        results.update(measure_in_turn({
+            "lint": ([msgc, "lint", "--content", tree, "--quiet"], capped),
+            "build": ([msgc, "build", "--content", tree, "--environment", "sandbox", "--out", out, "--quiet"], capped),
+            "xmllint": (["xmllint", "--stream", "--noout", *facts["xliff"]], (0,)),
+        }, runs))
         results["build_wrote"] = (out / "manifest.json").exists()
-    results["xmllint"] = measure(["xmllint", "--stream", "--noout", *facts["xliff"]], runs)
     with tempfile.TemporaryDirectory(prefix="pofilter-bench-") as scratch:
         # pofilter reads a folder of .xliff files and writes the units that fail a check; it
         # exits 0 whatever it finds.
@@ -230,8 +253,9 @@ def mib(size):
 
 def render(results, growth, info, tools, load_before, load_after, other, command):
     lines = [BEGIN, "", f"Regenerate with `{command}`. Numbers are medians of several runs, each command's after one",
-             "run that is not counted (so that all of them read their files from a warm page cache); peak memory is the",
-             "largest resident set of the process (getrusage).", ""]
+             "run that is not counted (so that all of them read their files from a warm page cache); lint, build and",
+             "xmllint take turns, one run of each at a time, so that they are timed on the same machine (`measure_in_turn`",
+             "in the script says why). Peak memory is the largest resident set of the process (getrusage).", ""]
     lines += ["| preset | localized messages | XLIFF | `msgc lint` | `msgc build` | `xmllint --stream` | `pofilter` | lint ÷ xmllint | pofilter ÷ lint |",
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for preset, r in results.items():
