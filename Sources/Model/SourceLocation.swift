@@ -181,7 +181,7 @@ public struct SourcePath: Hashable, Sendable {
         storage = Self.table.intern(path)
     }
 
-    public var string: String { storage._withUnsafeGuaranteedRef(\.string) }
+    public var string: String { storage.takeUnretainedValue().string }
 
     public static func == (lhs: SourcePath, rhs: SourcePath) -> Bool {
         lhs.storage.toOpaque() == rhs.storage.toOpaque()
