@@ -162,6 +162,9 @@ public struct Message: Hashable, Sendable {
     /// `PRODUCT/KEY`, the prefix of its XLIFF unit ids.
     public var id: String { "\(product.value)/\(key.value)" }
 
+    /// `PRODUCT/KEY/field`: the id of the XLIFF unit that translates `field`.
+    public func unitID(of field: MessageField) -> String { "\(id)/\(field)" }
+
     public var subject: Subject { Subject(product: product.value, key: key.value) }
 
     /// Every translatable string the message has, in field order.

@@ -41,7 +41,7 @@ public enum Localizer {
         let prepared = messages.map { message in
             let fields = message.fields
             return PreparedMessage(
-                shared: SharedMessage(message), fields: fields, unitIDs: fields.map { "\(message.id)/\($0.field)" })
+                shared: SharedMessage(message), fields: fields, unitIDs: fields.map { message.unitID(of: $0.field) })
         }
         var positionOfMessage = [Int](repeating: 0, count: messages.count)
         for (position, index) in order.enumerated() { positionOfMessage[index] = position }

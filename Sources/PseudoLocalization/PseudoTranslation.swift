@@ -68,7 +68,7 @@ public enum PseudoTranslation {
         var overflowing: [String] = []
         for message in catalog.messages {
             for (field, text) in message.fields {
-                let id = "\(message.id)/\(field)"
+                let id = message.unitID(of: field)
                 let target = localizer.translate(text.value)
                 units[id] = TranslationUnit(
                     id: Located(id, at: text.location), source: text,

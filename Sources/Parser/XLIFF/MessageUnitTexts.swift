@@ -23,7 +23,7 @@ struct MessageUnitTexts: Sendable {
         var sources: [String] = []
         for message in messages {
             for (field, text) in message.fields {
-                ids.append("\(message.id)/\(field)")
+                ids.append(message.unitID(of: field))
                 sources.append(text.value)
             }
         }

@@ -37,7 +37,7 @@ public enum XLIFFWriter {
         var entries: [Entry] = []
         for message in messages {
             for (field, text) in message.fields {
-                let id = "\(message.id)/\(field)"
+                let id = message.unitID(of: field)
                 guard seen.insert(id).inserted else { continue }
                 entries.append(Entry(id: id, message: message, field: field, source: text.value,
                                      existing: existing[id].flatMap { $0.target == nil ? nil : $0 }))

@@ -37,7 +37,7 @@ struct OrphanTranslationUnit: LintRule {
     private static func fieldIDs(_ catalog: Catalog) -> Set<String> {
         var fields = Set<String>()
         for message in catalog.messages {
-            for (field, _) in message.fields { fields.insert("\(message.id)/\(field)") }
+            for (field, _) in message.fields { fields.insert(message.unitID(of: field)) }
         }
         return fields
     }
