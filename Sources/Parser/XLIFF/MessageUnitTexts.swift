@@ -1,4 +1,3 @@
-import Foundation
 import Model
 
 /// The id and source text of each unit `msgc extract` writes for a catalog's messages, in the
@@ -59,7 +58,7 @@ struct MessageUnitTexts: Sendable {
     /// The source text of the entry at `index` when its UTF-8 is exactly `bytes`.
     func source(at index: Int, ifUTF8 bytes: [UInt8]) -> String? {
         let isSame = sources[index].utf8.withContiguousStorageIfAvailable { text in
-            bytes.withUnsafeBufferPointer { Self.equal(text, $0) }
+            bytes.withUnsafeBufferPointer { text.isSameBytes(as: $0) }
         } ?? sources[index].utf8.elementsEqual(bytes)
         return isSame ? sources[index] : nil
     }
@@ -68,11 +67,7 @@ struct MessageUnitTexts: Sendable {
     /// shared by every file read at once, and a copy would retain and release them.
     private static func sameBytes(_ first: String, _ second: String) -> Bool {
         first.utf8.withContiguousStorageIfAvailable { one in
-            second.utf8.withContiguousStorageIfAvailable { equal(one, $0) }
+            second.utf8.withContiguousStorageIfAvailable { one.isSameBytes(as: $0) }
         }.flatMap { $0 } ?? first.utf8.elementsEqual(second.utf8)
-    }
-
-    private static func equal(_ one: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
-        one.count == other.count && (one.isEmpty || memcmp(one.baseAddress!, other.baseAddress!, one.count) == 0)
     }
 }

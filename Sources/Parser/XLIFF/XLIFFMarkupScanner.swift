@@ -227,8 +227,13 @@ extension ArraySlice where Element == UInt8 {
     }
 
     private func isSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
-        withUnsafeBufferPointer { bytes in
-            bytes.count == other.count && (bytes.isEmpty || memcmp(bytes.baseAddress!, other.baseAddress!, bytes.count) == 0)
-        }
+        withUnsafeBufferPointer { $0.isSameBytes(as: other) }
+    }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// Whether these bytes are exactly `other`, compared with `memcmp`.
+    func isSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        count == other.count && (isEmpty || memcmp(baseAddress!, other.baseAddress!, count) == 0)
     }
 }
