@@ -84,8 +84,9 @@ public struct FieldTexts: Sendable, RandomAccessCollection, ExpressibleByDiction
 public enum TranslationGapReason: Hashable, Sendable {
     /// No unit for the field, or a unit with no target.
     case missing
-    /// The translator translated a different source text.
-    case stale(recordedSource: String)
+    /// The translator translated a different source text (`recordedSource`) from the
+    /// message's text now (`currentSource`).
+    case stale(recordedSource: String, currentSource: String)
     /// The unit's state is below the project's `minimumState`.
     case belowMinimumState(state: TranslationState, rawState: String?)
 

@@ -153,7 +153,8 @@ public enum Localizer {
                 }
                 if file.units[index].source.value != prepared.fields[position].text.value {
                     gaps.append(TranslationGap(
-                        subject: subject(of: prepared), field: field, reason: .stale(recordedSource: file.units[index].source.value),
+                        subject: subject(of: prepared), field: field, reason: .stale(
+                            recordedSource: file.units[index].source.value, currentSource: prepared.fields[position].text.value),
                         unit: file.units[index], translationPath: path))
                     complete = false
                     continue

@@ -157,7 +157,7 @@ enum PreviewPageRenderer {
     static func describe(_ reason: TranslationGapReason) -> String {
         switch reason {
         case .missing: "missing"
-        case .stale(let recorded): "stale (translated from “\(recorded)”)"
+        case .stale(let recorded, _): "stale (translated from “\(recorded)”)"
         case .belowMinimumState(let state, let raw): "below minimumState (\(raw ?? state.rawValue))"
         }
     }

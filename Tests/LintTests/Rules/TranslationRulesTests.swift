@@ -107,3 +107,36 @@ import Testing
         #expect(found.map(\.location.line) == [11, 11])
     }
 }
+
+/// TRN001 names the source the translation was compared with.
+@Suite struct StaleTranslationTests {
+    @Test func aRepeatedKeyIsComparedWithItsOwnText() throws {
+        let product = LintFixture.product
+        // Two messages with one key (PRJ001): the first's header was translated, and the unit
+        // is stale for the second, whose header is another text.
+        let messages = [
+            LintFixture.message(header: "Stay with Premium", body: nil, alt: nil),
+            LintFixture.message(header: "Before you go", body: nil, alt: nil, line: 20),
+        ]
+        let path = "translations/de-DE.xliff"
+        let here = SourceLocation(path: path, line: 10, column: 5)
+        let unit = TranslationUnit(
+            id: Located("\(product)/winback/header", at: here), source: Located("Stay with Premium", at: here),
+            target: Located("Bleiben Sie bei Premium", at: here), state: .final, location: here)
+        let file = TranslationFile(
+            path: path, version: .v1_2, targetLanguage: LintFixture.located("de-DE", path: path, line: 3, column: 70),
+            sourceLanguage: nil, units: [unit], isReadable: true, hasUniqueUnitIDs: true)
+        let config = LintFixture.config()
+        let catalog = Catalog(config: config, messages: messages, translationFiles: [file], images: [:], imageFilesOnDisk: [])
+        let localization = Localizer.localize(catalog)
+        let gap = try #require(localization.gaps.first)
+        #expect(localization.gaps.count == 1)
+        #expect(gap.reason == .stale(recordedSource: "Stay with Premium", currentSource: "Before you go"))
+
+        let found = StaleTranslation().check(LintContext(catalog: catalog, config: config, localization: localization))
+        #expect(found.map(\.message) == [
+            "header translation in de-DE is stale: it translates 'Stay with Premium', but the source is now 'Before you go'"
+        ])
+        #expect(found.first?.location.line == 10)
+    }
+}

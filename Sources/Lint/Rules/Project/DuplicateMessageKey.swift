@@ -28,16 +28,21 @@ struct DuplicateMessageKey: LintRule {
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        var first: [String: Message] = [:]
+        // The index of each id's first message: a dictionary holding whole messages takes
+        // their size again with every growth.
+        let messages = context.catalog.messages
+        var first: [String: Int] = [:]
+        first.reserveCapacity(messages.count)
         var diagnostics: [Diagnostic] = []
-        for message in context.catalog.messages {
-            if let earlier = first[message.id] {
+        for (index, message) in messages.enumerated() {
+            if let earlierIndex = first[message.id] {
+                let earlier = messages[earlierIndex]
                 diagnostics.append(diagnose(
                     "product '\(message.product.value)' already has a message with key '\(message.key.value)'",
                     at: message.key.valueSpan, notes: [Note("first defined here", at: earlier.key.valueSpan)],
                     fixIts: [FixIt("give this message a key of its own")], subject: message.subject))
             } else {
-                first[message.id] = message
+                first[message.id] = index
             }
         }
         return diagnostics

@@ -26,13 +26,16 @@ struct MultipleDefaultMessages: LintRule {
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        var first: [String: Message] = [:]
+        // The index of each product's first default, as in `DuplicateMessageKey`.
+        let messages = context.catalog.messages
+        var first: [String: Int] = [:]
         var diagnostics: [Diagnostic] = []
-        for message in context.catalog.messages where message.isDefaultMessage {
-            guard let earlier = first[message.product.value] else {
-                first[message.product.value] = message
+        for (index, message) in messages.enumerated() where message.isDefaultMessage {
+            guard let earlierIndex = first[message.product.value] else {
+                first[message.product.value] = index
                 continue
             }
+            let earlier = messages[earlierIndex]
             let location = message.isDefault.map { $0.location.spanning(scalars: 4) } ?? message.location
             diagnostics.append(diagnose(
                 "product '\(message.product.value)' already has a default message, '\(earlier.key.value)'",

@@ -17,18 +17,10 @@ struct StaleTranslation: LintRule {
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        // The first message of each product and key, made once: a source rewrite can leave
-        // thousands of stale translations, each asking for its message.
-        var messages: [Subject: Message]?
-        return context.localization.gaps.compactMap { gap in
-            guard case .stale(let recorded) = gap.reason, let unit = gap.unit else { return nil }
-            if messages == nil {
-                var first: [Subject: Message] = [:]
-                for message in context.catalog.messages where first[message.subject] == nil { first[message.subject] = message }
-                messages = first
-            }
-            let key = Subject(product: gap.subject.product, key: gap.subject.key, locale: nil)
-            let current = messages![key]?.text(of: gap.field)?.value ?? ""
+        // The gap holds the source it was judged against: the text of the message that was
+        // bound, which is not always the first with its product and key (PRJ001).
+        context.localization.gaps.compactMap { gap in
+            guard case .stale(let recorded, let current) = gap.reason, let unit = gap.unit else { return nil }
             return diagnose(
                 "\(gap.field.displayName) translation in \(gap.subject.locale ?? "") is stale: it translates '\(recorded)', but the source is now '\(current)'",
                 at: unit.source.valueSpan, notes: unit.target.map { [Note("the translation: '\($0.value)'", at: $0.location)] } ?? [],
