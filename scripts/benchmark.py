@@ -293,7 +293,8 @@ def render(results, growth, info, tools, load_before, load_after, other, command
                   "of 10x runs. `measure_growth` in the script says why: taken in turn, both presets are timed on the",
                   "same machine; in blocks, on the same stretches of it (a 100x run is itself a sum of five seconds,",
                   "slow moments included, which the median of single half-second runs leaves out). The ratio of the",
-                  "medians of single runs is shown beside it, and the one from the table above. The input grows "
+                  "medians of single runs is shown beside it, and the one from the table above.",
+                  "The input grows "
                   f"{results['100x']['facts']['units'] / results['10x']['facts']['units']:.2f}× in units and "
                   f"{results['100x']['facts']['xliff_bytes'] / results['10x']['facts']['xliff_bytes']:.2f}× in bytes of XLIFF.", "",
                   "| command | 10x (block mean) | 100x | growth | lowest and highest of one pair | single runs | from the table above |",
