@@ -56,6 +56,39 @@ import Testing
         #expect(extract.stdout.contains("<target state=\"needs-translation\">"))
     }
 
+    /// A locale's file that cannot be used for it (unreadable, or its target language spelled
+    /// otherwise) stops extract: writing without its translations, often over it, would lose them.
+    @Test(arguments: [
+        ("de-DE.xliff", "<target state=\"final\">", "<target state=\"final\">Bad & ", "but it cannot be read"),
+        ("de_DE.xliff", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><!DOCTYPE x>",
+         "but it cannot be read"),
+        ("de-DE.xliff", "target-language=\"de-DE\"", "target-language=\"de-de\"", "but its target language is 'de-de', not 'de-DE'"),
+    ])
+    func keepsTranslationsItCannotRead(name: String, original: String, replacement: String, reason: String) throws {
+        let copy = try exampleCopy()
+        let translations = copy.appendingPathComponent("translations")
+        let file = translations.appendingPathComponent("de-DE.xliff")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let range = try #require(text.range(of: original))
+        try FileManager.default.removeItem(at: file)
+        let broken = Data(text.replacingCharacters(in: range, with: replacement).utf8)
+        try broken.write(to: translations.appendingPathComponent(name))
+
+        let extract = try MsgcRunner.run(
+            ["extract", "--content", copy.path, "--locale", "de-DE", "--out", translations.appendingPathComponent(name).path])
+        #expect(extract.status == 1)
+        #expect(extract.stderr.contains("msgc: 'translations/\(name)' may hold de-DE translations, \(reason)"), "\(extract.stderr)")
+        #expect(extract.stderr.contains("Nothing was extracted, so no translation is lost"))
+        if reason.hasSuffix("cannot be read") {
+            // What reading the file found, with its place.
+            #expect(extract.stderr.contains("translations/\(name):"))
+            #expect(extract.stderr.contains("error: XML is not well-formed") || extract.stderr.contains("error: DOCTYPE declarations"))
+        }
+        #expect(try Data(contentsOf: translations.appendingPathComponent(name)) == broken)
+        // Other locales are extracted as before.
+        #expect(try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "fr-FR"]).status == 0)
+    }
+
     @Test func refusesTheSourceLocaleAndUnknownLocales() throws {
         let source = try MsgcRunner.run(["extract", "--content", example.path, "--locale", "en-US"])
         #expect(source.status == 2)

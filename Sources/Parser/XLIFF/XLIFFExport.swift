@@ -3,10 +3,26 @@ import Model
 /// What `msgc extract` writes for one locale: every message of every product that ships in
 /// that locale, with the translations the content tree already has for it.
 public enum XLIFFExport {
+    /// A translation file `unusableFiles` found.
+    public struct UnusableFile: Equatable, Sendable {
+        public var path: String
+        /// The target language a readable file gives, when it is the locale spelled otherwise;
+        /// nil for a file that could not be read.
+        public var targetLanguage: String?
+
+        public init(path: String, targetLanguage: String? = nil) {
+            self.path = path
+            self.targetLanguage = targetLanguage
+        }
+    }
+
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case noConfiguration
         case sourceLocale(String)
         case localeNotInProject(String, projectLocales: [String])
+        /// Files that may hold the locale's translations but cannot be used: writing without
+        /// them would drop the translators' work.
+        case unusableTranslations(String, files: [UnusableFile])
 
         public var description: String {
             switch self {
@@ -16,6 +32,13 @@ public enum XLIFFExport {
                 "'\(locale)' is the source locale; its text is in the message sources, not in XLIFF"
             case .localeNotInProject(let locale, let locales):
                 "'\(locale)' is not one of the project's locales (\(locales.joined(separator: ", "))); add it to `locales` in msgc.yaml first"
+            case .unusableTranslations(let locale, let files):
+                files.map { file in
+                    let why = file.targetLanguage.map { "its target language is '\($0)', not '\(locale)'" } ?? "it cannot be read"
+                    return "'\(file.path)' may hold \(locale) translations, but \(why)"
+                }.joined(separator: "; ")
+                    + "; fix \(files.count == 1 ? "it" : "them"), or move \(files.count == 1 ? "it" : "them") out of the content tree "
+                    + "to start \(locale) afresh. Nothing was extracted, so no translation is lost"
             }
         }
     }
@@ -29,6 +52,8 @@ public enum XLIFFExport {
         guard config.locales.contains(where: { $0.value == locale }) else {
             throw .localeNotInProject(locale, projectLocales: config.locales.map(\.value))
         }
+        let unusable = unusableFiles(catalog.translationFiles, locale: locale)
+        guard unusable.isEmpty else { throw .unusableTranslations(locale, files: unusable) }
         let productLocales = ProductLocales(config)
         let messages = catalog.messages.filter { productLocales[$0.product.value].contains(locale) }
         var existing: [String: TranslationUnit] = [:]
@@ -37,5 +62,29 @@ public enum XLIFFExport {
         }
         return XLIFFWriter.write(
             config: config, messages: messages, locale: locale, existing: existing, version: version, toolVersion: toolVersion)
+    }
+
+    /// Translation files that may be `locale`'s but that the localizer cannot use for it: a
+    /// file that could not be read whose target language (when it was read) or else file name
+    /// is the locale in any spelling (`de-DE`, `de-de`, `de_DE`), and a readable file whose
+    /// target language is the locale in another spelling.
+    public static func unusableFiles(_ files: [TranslationFile], locale: String) -> [UnusableFile] {
+        let wanted = looseTag(locale)
+        return files.compactMap { file in
+            let language = file.targetLanguage?.value
+            if file.isReadable {
+                guard let language, language != locale, looseTag(language) == wanted else { return nil }
+                return UnusableFile(path: file.path, targetLanguage: language)
+            }
+            if let language { return looseTag(language) == wanted ? UnusableFile(path: file.path) : nil }
+            let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+            let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+            return looseTag(stem) == wanted ? UnusableFile(path: file.path) : nil
+        }
+    }
+
+    /// A language tag compared loosely: ASCII lower case, `_` as `-`.
+    private static func looseTag(_ tag: String) -> String {
+        String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
     }
 }

@@ -41,6 +41,18 @@ extension Msgc {
             do {
                 document = try XLIFFExport.document(
                     catalog: catalog, locale: locale, version: xliff == .v2_0 ? .v2_0 : .v1_2, toolVersion: Msgc.version)
+            } catch .unusableTranslations(let locale, let files) {
+                // Why a file could not be read is what reading it found.
+                let paths = Set(files.map(\.path))
+                let reasons = diagnostics.filter { paths.contains($0.location.path) }
+                if !reasons.isEmpty {
+                    var sources = catalog.sourceFiles
+                    let tree = ContentTree(root: options.contentURL)
+                    for path in paths.sorted() { sources[path] = tree.sourceFile(at: path) }
+                    Output.write(options.render(reasons, sources: sources, to: .standardError), to: .standardError)
+                }
+                Output.write("msgc: \(XLIFFExport.Failure.unusableTranslations(locale, files: files))\n", to: .standardError)
+                throw ExitStatus.diagnostics.exitCode
             } catch {
                 throw ValidationError(error.description)
             }
