@@ -51,7 +51,7 @@ public struct ContentTree: Sendable {
         let (xliffPaths, xliffWalkDiagnostics) = files(under: "translations", extensions: ["xliff", "xlf"])
         diagnostics += xliffWalkDiagnostics
 
-        let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"])
+        let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"], reportingDanglingLinks: false)
 
         // Message sources and the images on disk are read first, on every core, as one list
         // of jobs; then the XLIFF files, which keep the messages' strings for every unit id and
@@ -171,8 +171,10 @@ public struct ContentTree: Sendable {
     }
 
     /// Root-relative paths of the regular files under `folder` with one of `extensions`,
-    /// sorted bytewise. Symbolic links are followed only while they stay inside the tree.
-    func files(under folder: String, extensions: Set<String>) -> ([String], [Diagnostic]) {
+    /// sorted bytewise. Symbolic links are followed only while they stay inside the tree. A link
+    /// to nothing with one of `extensions` is reported as a file that cannot be read, unless
+    /// `reportingDanglingLinks` is false (images: a message that uses one finds it missing).
+    func files(under folder: String, extensions: Set<String>, reportingDanglingLinks: Bool = true) -> ([String], [Diagnostic]) {
         var result: [String] = []
         var diagnostics: [Diagnostic] = []
         var pending = [folder]
@@ -201,12 +203,18 @@ public struct ContentTree: Sendable {
                 let child = relative + "/" + name
                 let childPath = url(for: child).path
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: childPath, isDirectory: &isDirectory) else { continue }
+                let fileExtension = (name as NSString).pathExtension.lowercased()
+                guard FileManager.default.fileExists(atPath: childPath, isDirectory: &isDirectory) else {
+                    if reportingDanglingLinks && extensions.contains(fileExtension) && Self.isDanglingLink(childPath) {
+                        diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
+                            "'\(child)' is a symbolic link to a file that does not exist", at: SourceLocation(path: child)))
+                    }
+                    continue
+                }
                 if isDirectory.boolValue {
                     pending.append(child)
                     continue
                 }
-                let fileExtension = (name as NSString).pathExtension.lowercased()
                 guard extensions.contains(fileExtension) else { continue }
                 if let real = Self.realPath(childPath), !(real.hasPrefix(resolvedRoot + "/")) {
                     diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(

@@ -64,6 +64,25 @@ import Testing
         #expect(ContentTree(root: tree.root).image(at: "images/hero.png").bytes == Array("png bytes".utf8))
     }
 
+    @Test func linksToNothingAreFilesThatCannotBeRead() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/gone.png"))
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("translations"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("images"), withIntermediateDirectories: true)
+        for (link, target) in [
+            ("messages/b.yaml", "missing.yaml"), ("messages/notes.txt", "missing.txt"), ("translations/de-DE.xliff", "gone.xliff"),
+            ("images/gone.png", "nothing.png"),
+        ] {
+            try FileManager.default.createSymbolicLink(atPath: tree.root.appendingPathComponent(link).path, withDestinationPath: target)
+        }
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(diagnostics.map(\.code) == ["PRS008", "PRS008"])
+        #expect(diagnostics.map(\.location.path) == ["messages/b.yaml", "translations/de-DE.xliff"])
+        #expect(diagnostics.first?.message == "'messages/b.yaml' is a symbolic link to a file that does not exist")
+        // An image is checked where a message uses it: missing, as any other.
+        #expect(catalog.images["images/gone.png"]?.problem == .missing)
+    }
+
     @Test func missingImageIsNotAnIOFailure() throws {
         let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
         try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/missing.png"))
