@@ -5,7 +5,9 @@ import Model
 ///
 /// Errors become `::error`, warnings `::warning`, notes `::notice`. Notes and fix-its follow
 /// the message on lines of their own. Escaping follows actions/toolkit's `command.ts`: `%`,
-/// CR and LF in the message; those and `:` and `,` in property values.
+/// CR and LF in the message; those and `:` and `,` in property values. Texts quoted in
+/// messages have their controls, escapes and bidi characters written as `<U+202E>`, as in the
+/// terminal: a workflow log acts on ANSI escapes too.
 public enum GitHubRenderer {
     public static func render(_ diagnostics: [Diagnostic], options: RenderOptions) -> String {
         diagnostics.map { line(for: $0, options: options) }.joined()
@@ -24,15 +26,15 @@ public enum GitHubRenderer {
         if let endLine = location.endLine { properties.append(("endLine", String(endLine))) }
         if let endColumn = location.endColumn { properties.append(("endColumn", String(endColumn))) }
         properties.append(("title", diagnostic.code))
-        var message = diagnostic.message
+        var message = TerminalText.escaped(diagnostic.message)
         for note in diagnostic.notes {
-            message += "\nnote: " + note.message
+            message += "\nnote: " + TerminalText.escaped(note.message)
             if let noteLocation = note.location {
                 message += " (" + options.displayPath(noteLocation.path) + (noteLocation.line.map { ":\($0)" } ?? "")
                     + (noteLocation.column.map { ":\($0)" } ?? "") + ")"
             }
         }
-        for fixIt in diagnostic.fixIts { message += "\nfix: " + fixIt.message }
+        for fixIt in diagnostic.fixIts { message += "\nfix: " + TerminalText.escaped(fixIt.message) }
         let propertyText = properties.map { "\($0.0)=\(escapeProperty($0.1))" }.joined(separator: ",")
         return "::\(command) \(propertyText)::\(escapeData(message))\n"
     }

@@ -12,6 +12,16 @@ import Testing
         #expect(!output.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x1B })
     }
 
+    @Test func githubAnnotationsNeverCarryThemEither() {
+        let diagnostic = Diagnostic(
+            code: "TRN001", severity: .warning, location: SourceLocation(path: "translations/de-DE.xliff", line: 1, column: 1),
+            message: "the source is now 'Stay \u{202E}with\u{1B}[2J us'",
+            notes: [Note("the translation: 'Bleib\u{200B}'")], fixIts: [FixIt("write 'a\u{7}b'")])
+        let output = GitHubRenderer.render([diagnostic], options: RenderOptions())
+        #expect(output == "::warning file=translations/de-DE.xliff,line=1,col=1,title=TRN001::"
+            + "the source is now 'Stay <U+202E>with<U+001B>[2J us'%0Anote: the translation: 'Bleib<U+200B>'%0Afix: write 'a<U+0007>b'\n")
+    }
+
     @Test func snippetsKeepColumnsWithVisiblePlaceholders() {
         let source = SourceFile(path: "messages/a.yaml", text: "    header: \"a\u{202E}b\"\n")
         let diagnostic = Diagnostic(
