@@ -83,11 +83,16 @@ public enum ConfigParser {
         return (config, document.source, diagnostics)
     }
 
-    private static func checkPathSafe(_ value: Located<String>, what: String, into diagnostics: inout [Diagnostic]) {
-        let allowed = value.value.unicodeScalars.allSatisfy {
+    /// Whether a bundle or product id holds only what bundle paths and identifiers may: ASCII
+    /// letters, digits, '.', '_' and '-'.
+    public static func isPathSafe(_ value: String) -> Bool {
+        value.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_")
         }
-        guard !allowed || value.value.isEmpty else { return }
+    }
+
+    private static func checkPathSafe(_ value: Located<String>, what: String, into diagnostics: inout [Diagnostic]) {
+        guard !isPathSafe(value.value) || value.value.isEmpty else { return }
         diagnostics.append(ParserDiagnostics.invalidProductId.diagnose(
             "\(what) '\(value.value)' may hold only ASCII letters, digits, '.', '_' and '-'", at: value.valueSpan))
     }

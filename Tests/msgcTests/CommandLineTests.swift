@@ -31,6 +31,23 @@ import Testing
         #expect(try String(contentsOf: scratch.appendingPathComponent("content/msgc.yaml"), encoding: .utf8) == "mine")
     }
 
+    @Test(arguments: ["a: b # c", "com/bad id", "", "com.exämple.app"])
+    func initRefusesABundleIdItCannotWrite(bundleId: String) throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        let result = try MsgcRunner.run(["init", "app", "--bundle-id", bundleId], in: scratch)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--bundle-id '\(bundleId)' may hold only ASCII letters, digits, '.', '_' and '-'"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("app").path))
+    }
+
+    @Test func initWritesTheBundleIdGiven() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        #expect(try MsgcRunner.run(["init", "app", "--bundle-id", "org.example.reader_2-x"], in: scratch).status == 0)
+        let config = try String(contentsOf: scratch.appendingPathComponent("app/msgc.yaml"), encoding: .utf8)
+        #expect(config.contains("bundleId: org.example.reader_2-x\n"))
+        #expect(try MsgcRunner.run(["lint", "--content", "app"], in: scratch).status == 0)
+    }
+
     @Test func usageMistakesExitWithTwo() throws {
         #expect(try MsgcRunner.run(["build"]).status == 2)
         #expect(try MsgcRunner.run(["build", "--environment", "staging"]).status == 2)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Emitter
+import Parser
 
 extension Msgc {
     struct Init: ParsableCommand {
@@ -14,6 +15,13 @@ extension Msgc {
 
         @Option(name: .long, help: "The app's bundle identifier.")
         var bundleId: String = "com.example.app"
+
+        func validate() throws {
+            // The value goes into msgc.yaml and every product id as it is.
+            guard !bundleId.isEmpty, ConfigParser.isPathSafe(bundleId) else {
+                throw ValidationError("--bundle-id '\(bundleId)' may hold only ASCII letters, digits, '.', '_' and '-'")
+            }
+        }
 
         func run() throws {
             let files = Scaffold.files(bundleId: bundleId, namespace: UUID().uuidString.lowercased())
