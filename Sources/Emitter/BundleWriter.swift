@@ -9,6 +9,8 @@ public enum BundleWriter {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         /// The destination is a file, or a folder that holds something other than an msgc bundle.
         case destinationNotABundle(String)
+        /// The destination is a symbolic link, which the final rename would replace.
+        case destinationIsLink(String)
         /// An operating-system error while writing; the text says which step and why.
         case io(String)
 
@@ -16,6 +18,9 @@ public enum BundleWriter {
             switch self {
             case .destinationNotABundle(let path):
                 "'\(path)' exists and is not an msgc bundle; msgc replaces only a folder that holds one (its manifest.json says \"format\": \"msgc-bundle\")"
+            case .destinationIsLink(let path):
+                "'\(path)' is a symbolic link; msgc puts a bundle in place by renaming, which would replace the link and "
+                    + "not the folder it points to: give --out the folder itself"
             case .io(let text): text
             }
         }
@@ -48,6 +53,7 @@ public enum BundleWriter {
     static func checkReplaceable(_ path: String) throws(Failure) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
+        if (status.st_mode & S_IFMT) == S_IFLNK { throw .destinationIsLink(path) }
         guard (status.st_mode & S_IFMT) == S_IFDIR else { throw .destinationNotABundle(path) }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         if entries.isEmpty { return }

@@ -6,6 +6,23 @@ public enum FileOutput {
         public var description: String
     }
 
+    /// Creates the folder at `url` and any missing parents; a folder already there is fine.
+    public static func makeFolder(_ url: URL) throws(Failure) {
+        let path = url.standardizedFileURL.path
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            var status = stat()
+            if stat(prefix, &status) == 0 {
+                guard (status.st_mode & S_IFMT) == S_IFDIR else { throw Failure(description: "'\(prefix)' is a file, not a folder") }
+                continue
+            }
+            guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else {
+                throw Failure(description: "cannot create folder '\(prefix)': \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
     public static func write(_ bytes: [UInt8], to url: URL) throws(Failure) {
         let path = url.standardizedFileURL.path
         var status = stat()

@@ -78,6 +78,35 @@ import Testing
         try? FileManager.default.removeItem(at: folder)
     }
 
+    @Test func refusesASymbolicLinkAndLeavesWhatItPointsTo() throws {
+        let target = folder.appendingPathComponent("b7")
+        try BundleWriter.write(bundle(["messages/a.json": "old"]), to: target)
+        let link = folder.appendingPathComponent("link7")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "b7")
+        #expect(throws: BundleWriter.Failure.destinationIsLink(link.path)) {
+            try BundleWriter.write(bundle(["messages/a.json": "new"]), to: link)
+        }
+        #expect(try contents(target)["messages/a.json"] == "old")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "b7")
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func makesFoldersWithReasonsItCanName() throws {
+        try FileOutput.makeFolder(folder.appendingPathComponent("a/b/c"))
+        try FileOutput.makeFolder(folder.appendingPathComponent("a/b"))
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("a/b/c").path, isDirectory: &isDirectory))
+        #expect(isDirectory.boolValue)
+        try Data("a file".utf8).write(to: folder.appendingPathComponent("file"))
+        #expect(throws: FileOutput.Failure.self) { try FileOutput.makeFolder(self.folder.appendingPathComponent("file/sub")) }
+        do {
+            try FileOutput.makeFolder(folder.appendingPathComponent("file/sub"))
+        } catch {
+            #expect(error.description == "'\(folder.appendingPathComponent("file").path)' is a file, not a folder")
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     @Test func removesTemporaryFoldersOfKilledBuilds() throws {
         let destination = folder.appendingPathComponent("sandbox")
         let stale = folder.appendingPathComponent(".sandbox.msgc-tmp-999999999")

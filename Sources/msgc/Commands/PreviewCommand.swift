@@ -47,7 +47,7 @@ extension Msgc {
             let (pages, summary) = PreviewGallery.pages(compilation, only: locale)
             let folder = URL(fileURLWithPath: out)
             do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try FileOutput.makeFolder(folder)
                 for page in pages { try FileOutput.write(Array(page.html.utf8), to: folder.appendingPathComponent(page.name)) }
             } catch {
                 Output.write("msgc: cannot write the preview: \(error)\n", to: .standardError)
