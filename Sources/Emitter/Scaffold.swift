@@ -31,6 +31,7 @@ public enum Scaffold {
                 lengthMeasure: utf16         # graphemes | scalars | utf16 | utf8
                 products:
                   - id: \(product)
+                    # locales: [en-US, de-DE]   # optional: fewer than the project's; the source locale always ships
 
                 """),
             ("messages/welcome.yaml", """
