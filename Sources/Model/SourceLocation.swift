@@ -113,8 +113,9 @@ public struct SourceLocation: Hashable, Codable, Sendable, Comparable {
 public struct Located<Value> {
     public var value: Value
     public var location: SourceLocation
-    /// How a YAML scalar was written, so that an offset inside the value can be mapped back to
-    /// a column (exact for plain scalars and quoted scalars without escapes on one line).
+    /// How a YAML scalar or XML text was written, so that an offset inside the value can be
+    /// mapped back to a column (exact for plain scalars, quoted scalars without escapes and
+    /// mapped XML text, on one line).
     public var style: ScalarStyle
 
     public init(_ value: Value, at location: SourceLocation, style: ScalarStyle = .plain) {
@@ -139,7 +140,11 @@ public enum ScalarStyle: Sendable, Hashable {
     /// Single- or double-quoted YAML scalar; `hasEscapes` when the written form differs from
     /// the value beyond the quotes.
     case quoted(hasEscapes: Bool)
-    /// A block scalar, a multi-line value or XML text: offsets cannot be mapped to columns.
+    /// XML text on one line whose written form differs from the value (references, XLIFF
+    /// 2.0 `<cp/>`, inline elements, CDATA): `ScalarColumns` says where each scalar is written.
+    case mapped(ScalarColumns)
+    /// A block scalar, a multi-line value or XML text over several lines: offsets cannot be
+    /// mapped to columns.
     case opaque
 }
 
@@ -153,6 +158,10 @@ extension Located where Value == String {
             return location.moved(line: line, column: column + scalarOffset).spanning(scalars: length)
         case .quoted(hasEscapes: false) where !value.contains("\n"):
             return location.moved(line: line, column: column + 1 + scalarOffset).spanning(scalars: length)
+        case .mapped(let columns):
+            let start = columns.columnOffset(atScalar: scalarOffset)
+            let end = columns.columnOffset(atScalar: scalarOffset + max(length, 0))
+            return location.moved(line: line, column: column + start).spanning(scalars: end - start)
         default:
             return location
         }

@@ -121,11 +121,19 @@ public struct ContentTree: Sendable {
     }
 
     /// The text of a file of the tree, for source snippets: nil unless it is valid UTF-8 (with
-    /// or without BOM) and no larger than msgc reads for XLIFF.
+    /// or without BOM), or UTF-16 that `XLIFFReader` reads, and no larger than msgc reads for
+    /// XLIFF. UTF-16 is decoded as the reader decodes it, so that lines and columns agree.
     public func sourceFile(at path: String) -> SourceFile? {
         guard let normalized = Self.normalize(path),
-              case .success(let bytes) = FileReader.bytes(at: url(for: normalized), limit: ContentLimits.maxXLIFFBytes),
-              case .success(let text) = UTF8Text.decode(bytes) else { return nil }
+              case .success(let bytes) = FileReader.bytes(at: url(for: normalized), limit: ContentLimits.maxXLIFFBytes)
+        else { return nil }
+        // UTF-16 starts with a byte order mark, or has a NUL in the first two bytes of `<?xml`;
+        // UTF-8 text does neither, and is not decoded twice.
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.prefix(2).contains(0),
+           case .success(let text) = XLIFFInputText.decode(bytes), text.encoding != .utf8 {
+            return SourceFile(path: path, text: String(decoding: text.utf8[text.start...], as: UTF8.self))
+        }
+        guard case .success(let text) = UTF8Text.decode(bytes) else { return nil }
         return SourceFile(path: path, text: text)
     }
 

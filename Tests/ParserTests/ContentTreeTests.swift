@@ -96,4 +96,28 @@ import Testing
         #expect(ContentTree.normalize("images//hero.png") == "images/hero.png")
         #expect(ContentTree.normalize("images\\hero.png") == nil)
     }
+
+    /// Snippets of a UTF-16 XLIFF file show its text, as the reader decodes it.
+    @Test(arguments: [(false, true), (true, true), (false, false)])
+    func sourceFileOfUTF16(bigEndian: Bool, hasBOM: Bool) throws {
+        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\r\n<xliff version=\"1.2\">\n<target>Jusqu’à 😀</target>\n</xliff>\n"
+        var bytes: [UInt8] = hasBOM ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : []
+        for unit in text.utf16 {
+            bytes += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        try tree.write("translations/fr-FR.xliff", bytes: bytes)
+        let file = try #require(ContentTree(root: tree.root).sourceFile(at: "translations/fr-FR.xliff"))
+        #expect(file.line(1) == "<?xml version=\"1.0\" encoding=\"UTF-16\"?>")
+        #expect(file.line(3) == "<target>Jusqu’à 😀</target>")
+    }
+
+    @Test func sourceFileOfUTF8IsUnchanged() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        try tree.write("translations/de-DE.xliff", bytes: [0xEF, 0xBB, 0xBF] + Array("<xliff>\n<target>Grüße</target>\n".utf8))
+        try tree.write("translations/bad.xliff", bytes: [0xFF, 0xFE, 0x3C])
+        let root = tree.root
+        #expect(ContentTree(root: root).sourceFile(at: "translations/de-DE.xliff")?.line(2) == "<target>Grüße</target>")
+        #expect(ContentTree(root: root).sourceFile(at: "translations/bad.xliff") == nil)
+    }
 }

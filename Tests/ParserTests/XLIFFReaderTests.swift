@@ -34,7 +34,11 @@ struct XLIFFReaderTests {
         #expect(ids.map(\.location.column) == [17, 18, 17])
         #expect(ids.map(\.style) == [.opaque, .plain, .opaque])
         #expect(file.units[0].source.value == "A & B")
-        #expect(file.units[0].source.style == .opaque)
+        // "A &amp; B" starts at column 43: its `&` is written at 45, and `B` after the reference at 51.
+        #expect(file.units[0].source.location.column == 43)
+        #expect(file.units[0].source.location(atScalarOffset: 2).column == 45)
+        #expect(file.units[0].source.location(atScalarOffset: 2).endColumn == 50)
+        #expect(file.units[0].source.location(atScalarOffset: 4).column == 51)
         #expect(file.units[0].location.column == 1)
         #expect(file.units[0].location.endColumn == 35)
         #expect(file.units[1].target?.location.column == 55)
@@ -101,8 +105,13 @@ struct XLIFFReaderTests {
         #expect(unit.target?.location.line == 11)
         #expect(unit.target?.location.column == (try column(of: "Bleiben", line: 11, in: fixture)))
         #expect(unit.target?.style == .plain)
-        // Escaped or CDATA text cannot be mapped back column by column.
-        #expect(file.unit("p/k/escapes")?.target?.style == .opaque)
+        // Text with references and CDATA is mapped back column by column.
+        let escapes = try #require(file.unit("p/k/escapes")?.target)
+        #expect(escapes.value == "Tom & Jerry <3 \u{1F600} \"x\"")
+        #expect(escapes.location(atScalarOffset: 0).column == (try column(of: "Tom & Jerry <3]]>", line: 46, in: fixture)))
+        #expect(escapes.location(atScalarOffset: 15).column == (try column(of: "&#x1F600;", line: 46, in: fixture)))
+        #expect(escapes.location(atScalarOffset: 17).column == (try column(of: "&#x1F600;", line: 46, in: fixture)) + 10)
+        #expect(escapes.location(atScalarOffset: 0, length: 20).endColumn == (try column(of: "</target></trans-unit>", line: 46, in: fixture)))
         #expect(unit.id.style == .plain)
         #expect(file.targetLanguage?.style == .plain)
         #expect(file.targetLanguage?.location.line == 3)
@@ -522,5 +531,85 @@ struct XLIFFReaderTests {
                 #expect(file == expected)
             }
         }
+    }
+
+    // MARK: - Columns inside a text
+
+    /// The 1-based column where `needle` starts in `line`, a line of a test document.
+    func column(of needle: String, in line: String) throws -> Int {
+        let range = try #require(line.range(of: needle))
+        return line.unicodeScalars.distance(from: line.unicodeScalars.startIndex, to: range.lowerBound) + 1
+    }
+
+    @Test("a 1.2 target with references, inline elements and CDATA knows where each character is written")
+    func mappedColumns12() throws {
+        let line = #"<trans-unit id="p/k/header"><source>Stay</source><target>Ünd &amp; Deine&#x200B;x <g id="1">fett</g><x id="2"/><ph id="3">{0}</ph> <![CDATA[<&>]]>!</target></trans-unit>"#
+        let (file, _) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file source-language="en-US" target-language="de-DE"><body>
+            \(line)
+            </body></file></xliff>
+            """)
+        let target = try #require(file.unit("p/k/header")?.target)
+        #expect(target.value == "Ünd & Deine\u{200B}x fett <&>!")
+        guard case .mapped = target.style else {
+            Issue.record("target is \(target.style), not mapped")
+            return
+        }
+        let expected: [(offset: Int, column: Int)] = [
+            (0, try column(of: "Ünd", in: line)),
+            (4, try column(of: "&amp;", in: line)),
+            (5, try column(of: "&amp;", in: line) + 5),
+            (11, try column(of: "&#x200B;", in: line)),
+            (12, try column(of: "&#x200B;", in: line) + 8),
+            (14, try column(of: "fett", in: line)),
+            (18, try column(of: "</ph> ", in: line) + 5),
+            (19, try column(of: "<&>", in: line)),
+            (22, try column(of: "]]>!", in: line) + 3),
+            (23, try column(of: "</target>", in: line)),
+        ]
+        for (offset, column) in expected {
+            #expect(target.location(atScalarOffset: offset).line == 3)
+            #expect(target.location(atScalarOffset: offset).column == column, "scalar \(offset)")
+        }
+        let reference = target.location(atScalarOffset: 11)
+        #expect(reference.endColumn == (try column(of: "&#x200B;", in: line)) + 8)
+        #expect(target.location(atScalarOffset: 20, length: 3).endColumn == (try column(of: "</target>", in: line)))
+        // Offsets past the end are at the end.
+        #expect(target.location(atScalarOffset: 99).column == (try column(of: "</target>", in: line)))
+    }
+
+    @Test("a 2.0 <cp/> is where its element is written, and a comment or processing instruction adds nothing")
+    func mappedColumns20() throws {
+        let line = #"<unit id="u1" name="p/k/header"><segment state="translated"><source>Esc</source><target>Éch<cp hex="1B"/>ap<!-- c --><?pi x?> &lt; e</target></segment></unit>"#
+        let (file, diagnostics) = Support.read("""
+            <xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en-US" trgLang="de-DE"><file id="f">
+            \(line)
+            </file></xliff>
+            """)
+        #expect(diagnostics.isEmpty)
+        let target = try #require(file.unit("p/k/header")?.target)
+        #expect(target.value == "Éch\u{1B}ap < e")
+        #expect(target.location(atScalarOffset: 3).column == (try column(of: "<cp", in: line)))
+        #expect(target.location(atScalarOffset: 3).endColumn == (try column(of: "ap<!--", in: line)))
+        #expect(target.location(atScalarOffset: 4).column == (try column(of: "ap<!--", in: line)))
+        #expect(target.location(atScalarOffset: 6).column == (try column(of: " &lt;", in: line)))
+        #expect(target.location(atScalarOffset: 7).column == (try column(of: "&lt;", in: line)))
+        #expect(target.location(atScalarOffset: 9).column == (try column(of: "e</target>", in: line)))
+    }
+
+    @Test("a text over several lines, or split over segments, is located by its start only")
+    func unmappedTexts() {
+        let (file, _) = Support.read("""
+            <xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en-US" trgLang="de-DE"><file id="f">
+            <unit id="a"><segment><source>One &amp;
+            two</source><target>Eins &amp; zwei</target></segment></unit>
+            <unit id="b"><segment><source>A.</source><target>&lt;A.</target></segment><segment><source>B.</source><target>B.</target></segment></unit>
+            </file></xliff>
+            """)
+        #expect(file.unit("a")?.source.style == .opaque)
+        #expect(file.unit("a")?.target?.location(atScalarOffset: 7).column == 32)
+        #expect(file.unit("b")?.target?.style == .opaque)
+        #expect(file.unit("b")?.source.style == .opaque)
     }
 }

@@ -3,8 +3,8 @@ import Model
 extension LintContext {
     /// The location of the scalars `scalarOffset..<scalarOffset + length` of `text`.
     ///
-    /// `Located.location(atScalarOffset:)` is exact for plain scalars and quoted ones without
-    /// escapes. Characters lint rules look for (a tab, U+2028, U+0085) can often only be written
+    /// `Located.location(atScalarOffset:)` is exact for plain scalars, quoted ones without
+    /// escapes and XML text it has columns for. Characters lint rules look for (a tab, U+2028, U+0085) can often only be written
     /// as escapes, so for a quoted scalar on one line this reads the source line and counts
     /// each escape (`\t`, `\u2028`, `''`) as the one scalar it stands for.
     func location(of text: Located<String>, atScalarOffset scalarOffset: Int, length: Int = 1) -> SourceLocation {

@@ -272,7 +272,7 @@ struct XLIFFUnitCollector {
             let shared = current.role == .source ? messageTextIndex.flatMap { messageTexts?.source(at: $0, ifUTF8: captureBytes) } : nil
             let text = CapturedText(
                 text: shared ?? String(decoding: captureBytes, as: UTF8.self), location: current.location,
-                isVerbatim: isVerbatim(current, endOffset: contentEnd()), order: current.order, markup: current.markup)
+                style: writtenStyle(current, endOffset: contentEnd()), order: current.order, markup: current.markup)
             captureBytes.removeAll(keepingCapacity: true)
             finish(text, role: current.role)
             return
@@ -376,11 +376,14 @@ struct XLIFFUnitCollector {
         switch kind {
         case .annotation:
             current.pushInline(dropsText: false)
+            current.inlineStarts.append(.keepsText)
         case .codePoint:
             current.pushInline(dropsText: false)
+            current.inlineStarts.append(.codePoint)
             if current.droppedDepth == 0 { captureBytes.append(contentsOf: Self.decodeCodePoint(element.attributeValue("hex")).utf8) }
         case .pairedCode, .code:
             current.pushInline(dropsText: kind == .code)
+            current.inlineStarts.append(kind == .code ? .dropsText : .keepsText)
             if current.role == .target {
                 current.markup.append(Located(isCore ? element.localNameString : element.qualifiedName, at: element.location))
             }
@@ -416,11 +419,16 @@ struct XLIFFUnitCollector {
         return scalar
     }
 
-    private func isVerbatim(_ capture: TextCapture, endOffset: Int?) -> Bool {
-        guard !capture.hasChildElements, let start = capture.contentOffset, let endOffset, endOffset >= start,
-              endOffset <= utf8.count else { return false }
+    /// How the captured text is written: `.plain` when it reads as written on one line (nearly
+    /// every text), `.mapped` when it is on one line with references, `<cp/>`, inline elements
+    /// or CDATA, and `.opaque` when it runs over several lines.
+    private func writtenStyle(_ capture: TextCapture, endOffset: Int?) -> ScalarStyle {
+        guard let start = capture.contentOffset, let endOffset, endOffset >= start, endOffset <= utf8.count else { return .opaque }
         let raw = utf8[start..<endOffset]
-        return !raw.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) && raw.isSameBytes(as: captureBytes)
+        if raw.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) { return .opaque }
+        if !capture.hasChildElements && raw.isSameBytes(as: captureBytes) { return .plain }
+        return XLIFFTextColumns.columns(written: raw, decoded: captureBytes, inlineStarts: capture.inlineStarts)
+            .map(ScalarStyle.mapped) ?? .opaque
     }
 
     private mutating func finish(_ text: CapturedText, role: TextCapture.Role) {
@@ -479,7 +487,7 @@ struct XLIFFUnitCollector {
         let source = Located(
             sourceCount == 1 ? parts[firstSourceIndex].source!.text : parts.compactMap(\.source?.text).joined(),
             at: parts[firstSourceIndex].source!.location,
-            style: sourceCount == 1 && parts[firstSourceIndex].source!.isVerbatim ? .plain : .opaque)
+            style: sourceCount == 1 ? parts[firstSourceIndex].source!.style : .opaque)
 
         let (state, rawState) = unitState(isApproved: builder.isApproved)
         var target: Located<String>?
@@ -488,7 +496,7 @@ struct XLIFFUnitCollector {
             let text = parts.count == 1 ? parts[firstTargetIndex].target!.text : orderedTargetText()
             if !Self.isBlank(text) {
                 target = Located(text, at: parts[firstTargetIndex].target!.location,
-                                 style: parts.count == 1 && parts[firstTargetIndex].target!.isVerbatim ? .plain : .opaque)
+                                 style: parts.count == 1 ? parts[firstTargetIndex].target!.style : .opaque)
             }
         }
         let markup = targetCount == 0 ? [] : targetCount == 1 ? parts[firstTargetIndex].target!.markup
@@ -597,6 +605,9 @@ private struct TextCapture {
     private(set) var droppedDepth = 0
     var markup: [Located<String>] = []
     var hasChildElements = false
+    /// What each inline element started so far did to the text, in document order, for
+    /// `XLIFFTextColumns`.
+    var inlineStarts: [XLIFFTextColumns.InlineStart] = []
 
     mutating func pushInline(dropsText: Bool) {
         inline.append(dropsText)
@@ -622,8 +633,8 @@ private struct TextCapture {
 private struct CapturedText {
     var text: String
     var location: SourceLocation
-    /// Whether `text` is written in the file exactly as it reads, on one line.
-    var isVerbatim: Bool
+    /// How `text` is written in the file (`writtenStyle`).
+    var style: ScalarStyle
     var order: Int?
     var markup: [Located<String>]
 }
