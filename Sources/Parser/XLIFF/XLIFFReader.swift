@@ -24,7 +24,8 @@ import Model
 ///
 /// Locations are exact: line and column (in Unicode scalars) of a unit's start tag, of its id
 /// attribute's value, of the first character of its source and target, and of each inline
-/// element. SAX2 calls back with libxml2's input at the end of the tag just read; from that
+/// element. A source or target on one line is located scalar by scalar, references and
+/// `<cp/>` included (`XLIFFTextColumns`); one over several lines, only at its start. SAX2 calls back with libxml2's input at the end of the tag just read; from that
 /// byte offset the `<` is the nearest one back, an attribute value's offset is its distance
 /// from the input position, and `XLIFFLineMap` turns offsets into lines and columns.
 /// libxml2's own error positions are used for XML errors, as SPEC.md asks.
