@@ -7,6 +7,8 @@ public enum ConfigParser {
         "bundleId", "sourceLocale", "locales", "extraLocales", "namespace", "minimumState", "lengthMeasure", "products",
     ]
     static let productKeys = ["id", "locales"]
+    /// The keys nothing can stand in for, in the order `msgc init` writes them.
+    static let requiredKeys = ["bundleId", "sourceLocale", "locales", "namespace", "products"]
 
     /// Parses the text of `msgc.yaml`. The config is nil only when the file is unusable
     /// (malformed, not a mapping, or missing a field nothing can stand in for).
@@ -14,7 +16,17 @@ public enum ConfigParser {
         let (document, parseDiagnostics) = YAMLDocument.parse(bytes: bytes, path: path)
         guard let document else { return (nil, nil, parseDiagnostics) }
         var diagnostics = parseDiagnostics
-        guard let root = document.root else { return (nil, document.source, diagnostics) }
+        guard let root = document.root else {
+            // libyaml gives no document for a file of nothing but white space and comments;
+            // that is a config missing every field, not a clean one.
+            if diagnostics.isEmpty {
+                diagnostics.append(ParserDiagnostics.missingField.diagnose(
+                    "msgc.yaml is empty; it needs \(requiredKeys.joined(separator: ", "))",
+                    at: SourceLocation(path: path, line: 1),
+                    fixIts: [FixIt("add the required keys; `msgc init` writes a complete msgc.yaml")]))
+            }
+            return (nil, document.source, diagnostics)
+        }
         guard var reader = MappingReader(root, in: document, context: "msgc.yaml", diagnostics: &diagnostics) else {
             return (nil, document.source, diagnostics)
         }

@@ -64,6 +64,22 @@ import Testing
         #expect(diagnostics.contains { $0.message == "msgc.yaml has no 'namespace'" })
     }
 
+    /// libyaml gives no document at all for these, unlike `---` or `~`, which are a null document.
+    @Test(arguments: ["", "\n  \n", "# msgc.yaml\n# filled in later\n"])
+    func emptyFileIsMissingEveryField(_ text: String) {
+        let (config, diagnostics) = parse(text)
+        #expect(config == nil)
+        #expect(diagnostics.map(\.code) == ["PRS005"])
+        #expect(diagnostics.first?.message == "msgc.yaml is empty; it needs bundleId, sourceLocale, locales, namespace, products")
+        #expect(diagnostics.first?.location == SourceLocation(path: "msgc.yaml", line: 1))
+    }
+
+    @Test func nullDocumentIsNotAMapping() {
+        let (config, diagnostics) = parse("---\n")
+        #expect(config == nil)
+        #expect(diagnostics.map(\.code) == ["PRS004"])
+    }
+
     @Test func namespaceMustBeAUUID() {
         let text = TemporaryTree.config.replacingOccurrences(of: "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b", with: "not-a-uuid")
         let (_, diagnostics) = parse(text)
