@@ -1,3 +1,4 @@
+import LanguageTags
 import Model
 import Yams
 
@@ -69,9 +70,9 @@ public enum ConfigParser {
             }
             checkDuplicates(product.locales ?? [], into: &diagnostics)
             for locale in product.locales ?? [] where !locales.contains(where: { $0.value == locale.value }) {
-                diagnostics.append(ParserDiagnostics.sourceLocaleNotListed.diagnose(
+                diagnostics.append(ParserDiagnostics.productLocaleNotListed.diagnose(
                     "product '\(product.id.value)' lists locale '\(locale.value)', which is not in the project's locales",
-                    at: locale.valueSpan, fixIts: [FixIt("add '\(locale.value)' to `locales`, or remove it here")]))
+                    at: locale.valueSpan, fixIts: [productLocaleFixIt(locale.value, projectLocales: locales)]))
             }
         }
         checkDuplicates(locales, into: &diagnostics)
@@ -93,6 +94,20 @@ public enum ConfigParser {
             namespace: namespace, minimumState: minimumState?.value.state ?? .translated,
             lengthMeasure: lengthMeasure?.value ?? .utf16, products: products)
         return (config, document.source, diagnostics)
+    }
+
+    /// What to do about a product locale the project does not list. A tag that is not valid
+    /// BCP 47 or not in canonical form (`en_US`, `EN-us`) must not be copied into `locales`:
+    /// the fix-it names the corrected tag when the project lists it, and otherwise asks for one
+    /// of the project's locales.
+    private static func productLocaleFixIt(_ tag: String, projectLocales: [Located<String>]) -> FixIt {
+        let findings = LanguageTagChecker.checkValidity(tag)
+        guard !findings.isEmpty else { return FixIt("add '\(tag)' to `locales`, or remove it here") }
+        if let corrected = findings.last(where: { $0.replacement != nil })?.replacement,
+           projectLocales.contains(where: { $0.value == corrected }) {
+            return FixIt("use '\(corrected)', which `locales` lists")
+        }
+        return FixIt("use one of the project's `locales`, or remove it here")
     }
 
     private static func checkPathSafe(_ value: Located<String>, what: String, into diagnostics: inout [Diagnostic]) {

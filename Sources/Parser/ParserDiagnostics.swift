@@ -115,9 +115,19 @@ public enum ParserDiagnostics {
         summary: "msgc.yaml lists no products or no locales.",
         rationale: "A project without products or locales has nothing to build.")
 
+    public static let productLocaleNotListed = RuleInfo(
+        code: "CFG007", name: "product-locale-not-listed", severity: .error,
+        summary: "A product's `locales` names a locale that is not in the project's `locales`.",
+        rationale: "A product's `locales` narrows the project's list for that product; it cannot add to it. msgc builds, translates and checks only the project's locales, so a locale listed for one product alone would never ship and is a slip, usually a locale missing from the project's list or misspelt in one of the two.",
+        examples: [
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n    locales: [en-US]\n"),
+            .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n    locales: [en-US, ⟦fr-FR⟧]\n"),
+        ])
+
     /// Every code the parser can report, alphabetized by code.
     public static let all: [RuleInfo] = [
         missingConfig, invalidNamespace, invalidProductId, duplicateProduct, sourceLocaleNotListed, emptyProjectList,
+        productLocaleNotListed,
         malformedYAML, invalidEncoding, unknownKey, wrongType, missingField, valueNotAllowed, duplicateYAMLKey,
         unreadableFile, inputTooLarge, invalidKey,
     ]

@@ -98,6 +98,22 @@ import Testing
         #expect(diagnostics.map(\.code) == ["CFG005"])
     }
 
+    @Test func productLocaleMustBeInTheProjectsLocales() {
+        let (_, diagnostics) = parse(TemporaryTree.config + "    locales: [en-US, fr-FR]\n")
+        #expect(diagnostics.map(\.code) == ["CFG007"])
+        #expect(diagnostics.first?.message == "product 'com.example.app.yearly' lists locale 'fr-FR', which is not in the project's locales")
+        #expect(diagnostics.first?.fixIts.map(\.message) == ["add 'fr-FR' to `locales`, or remove it here"])
+    }
+
+    /// A malformed tag is never offered for `locales`; LOC001 reports the tag itself.
+    @Test func productLocaleFixItDoesNotCopyAMalformedTag() {
+        let (_, listed) = parse(TemporaryTree.config + "    locales: [en_US]\n")
+        #expect(listed.map(\.code) == ["CFG007"])
+        #expect(listed.first?.fixIts.map(\.message) == ["use 'en-US', which `locales` lists"])
+        let (_, unlisted) = parse(TemporaryTree.config + "    locales: [fr_FR]\n")
+        #expect(unlisted.first?.fixIts.map(\.message) == ["use one of the project's `locales`, or remove it here"])
+    }
+
     @Test func uuidText() {
         #expect(UUIDText.parse("6ba7b810-9dad-11d1-80b4-00c04fd430c8")?.count == 16)
         #expect(UUIDText.parse("6ba7b8109dad11d180b400c04fd430c8") == nil)
