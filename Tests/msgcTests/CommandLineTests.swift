@@ -112,5 +112,10 @@ import Testing
         let one = try MsgcRunner.run(["explain", "missing-default-message"])
         #expect(one.stdout.hasPrefix("PRJ003 missing-default-message (error)"))
         #expect(try MsgcRunner.run(["explain", "NOPE999"]).status == 2)
+        // The longest names are listed whole, and explain accepts them as listed.
+        #expect(list.stdout.contains(" translation-below-minimum-state "))
+        let long = try MsgcRunner.run(["explain", "translation-below-minimum-state"])
+        #expect(long.status == 0)
+        #expect(long.stdout.hasPrefix("TRN002 translation-below-minimum-state (warning)"))
     }
 }
