@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "LanguageTags"),
         .target(
             name: "Parser",
-            dependencies: ["Model", "CLibXML2", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Model", "LanguageTags", "CLibXML2", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "Lint", dependencies: ["Model", "Parser", "LanguageTags"]),
         .target(name: "Emitter", dependencies: ["Model", "Parser", "CCrypto", "CFileSystem"]),

@@ -1,3 +1,4 @@
+import LanguageTags
 import Model
 import Yams
 
@@ -7,6 +8,8 @@ public enum ConfigParser {
         "bundleId", "sourceLocale", "locales", "extraLocales", "namespace", "minimumState", "lengthMeasure", "products",
     ]
     static let productKeys = ["id", "locales"]
+    /// The keys nothing can stand in for, in the order `msgc init` writes them.
+    static let requiredKeys = ["bundleId", "sourceLocale", "locales", "namespace", "products"]
 
     /// Parses the text of `msgc.yaml`. The config is nil only when the file is unusable
     /// (malformed, not a mapping, or missing a field nothing can stand in for).
@@ -14,7 +17,17 @@ public enum ConfigParser {
         let (document, parseDiagnostics) = YAMLDocument.parse(bytes: bytes, path: path)
         guard let document else { return (nil, nil, parseDiagnostics) }
         var diagnostics = parseDiagnostics
-        guard let root = document.root else { return (nil, document.source, diagnostics) }
+        guard let root = document.root else {
+            // libyaml gives no document for a file of nothing but white space and comments;
+            // that is a config missing every field, not a clean one.
+            if diagnostics.isEmpty {
+                diagnostics.append(ParserDiagnostics.missingField.diagnose(
+                    "msgc.yaml is empty; it needs \(requiredKeys.joined(separator: ", "))",
+                    at: SourceLocation(path: path, line: 1),
+                    fixIts: [FixIt("add the required keys; `msgc init` writes a complete msgc.yaml")]))
+            }
+            return (nil, document.source, diagnostics)
+        }
         guard var reader = MappingReader(root, in: document, context: "msgc.yaml", diagnostics: &diagnostics) else {
             return (nil, document.source, diagnostics)
         }
@@ -57,9 +70,9 @@ public enum ConfigParser {
             }
             checkDuplicates(product.locales ?? [], into: &diagnostics)
             for locale in product.locales ?? [] where !locales.contains(where: { $0.value == locale.value }) {
-                diagnostics.append(ParserDiagnostics.sourceLocaleNotListed.diagnose(
+                diagnostics.append(ParserDiagnostics.productLocaleNotListed.diagnose(
                     "product '\(product.id.value)' lists locale '\(locale.value)', which is not in the project's locales",
-                    at: locale.valueSpan, fixIts: [FixIt("add '\(locale.value)' to `locales`, or remove it here")]))
+                    at: locale.valueSpan, fixIts: [productLocaleFixIt(locale.value, projectLocales: locales)]))
             }
         }
         checkDuplicates(locales, into: &diagnostics)
@@ -81,6 +94,20 @@ public enum ConfigParser {
             namespace: namespace, minimumState: minimumState?.value.state ?? .translated,
             lengthMeasure: lengthMeasure?.value ?? .utf16, products: products)
         return (config, document.source, diagnostics)
+    }
+
+    /// What to do about a product locale the project does not list. A tag that is not valid
+    /// BCP 47 or not in canonical form (`en_US`, `EN-us`) must not be copied into `locales`:
+    /// the fix-it names the corrected tag when the project lists it, and otherwise asks for one
+    /// of the project's locales.
+    private static func productLocaleFixIt(_ tag: String, projectLocales: [Located<String>]) -> FixIt {
+        let findings = LanguageTagChecker.checkValidity(tag)
+        guard !findings.isEmpty else { return FixIt("add '\(tag)' to `locales`, or remove it here") }
+        if let corrected = findings.last(where: { $0.replacement != nil })?.replacement,
+           projectLocales.contains(where: { $0.value == corrected }) {
+            return FixIt("use '\(corrected)', which `locales` lists")
+        }
+        return FixIt("use one of the project's `locales`, or remove it here")
     }
 
     /// Whether a bundle or product id holds only what bundle paths and identifiers may: ASCII

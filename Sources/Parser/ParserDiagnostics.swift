@@ -15,7 +15,10 @@ public enum ParserDiagnostics {
     public static let invalidEncoding = RuleInfo(
         code: "PRS002", name: "invalid-utf8", severity: .error,
         summary: "A source file is not valid UTF-8.",
-        rationale: "Apple takes UTF-8 text. A byte sequence that is not UTF-8 (often a file saved as Windows-1252) would reach users as replacement characters, so msgc refuses it and points at the first bad byte rather than repairing it.")
+        rationale: "Apple takes UTF-8 text. A byte sequence that is not UTF-8 (often a file saved as Windows-1252) would reach users as replacement characters, so msgc refuses it and points at the first bad byte rather than repairing it.",
+        examples: [
+            .valid("header: Stay with Premium — save €10"),
+        ])
 
     public static let unknownKey = RuleInfo(
         code: "PRS003", name: "unknown-key", severity: .error,
@@ -56,7 +59,11 @@ public enum ParserDiagnostics {
     public static let duplicateYAMLKey = RuleInfo(
         code: "PRS007", name: "duplicate-yaml-key", severity: .error,
         summary: "A mapping gives the same key twice.",
-        rationale: "YAML forbids it, and which value a tool keeps differs from tool to tool.")
+        rationale: "YAML forbids it, and which value a tool keeps differs from tool to tool.",
+        examples: [
+            .valid("header: Stay with Premium\nbody: Keep reading without limits."),
+            .invalidFile("messages/draft.yaml", "messages:\n  - key: last-chance\n    ⟦header⟧: Stay with Premium\n    header: Stay with us\n"),
+        ])
 
     public static let unreadableFile = RuleInfo(
         code: "PRS008", name: "unreadable-file", severity: .error,
@@ -66,7 +73,11 @@ public enum ParserDiagnostics {
     public static let inputTooLarge = RuleInfo(
         code: "PRS009", name: "input-too-large", severity: .error,
         summary: "A file is larger, nests deeper, or expands through YAML aliases further, than msgc reads.",
-        rationale: "Message sources are small. A huge or absurdly nested file, or one whose aliases stand for more than 100,000 nodes (an alias bomb: a few hundred bytes that expand to a billion nodes), is a mistake or an attack, and reading it could exhaust memory, the stack or hours of CPU.")
+        rationale: "Message sources are small. A huge or absurdly nested file, or one whose aliases stand for more than 100,000 nodes (an alias bomb: a few hundred bytes that expand to a billion nodes), is a mistake or an attack, and reading it could exhaust memory, the stack or hours of CPU.",
+        examples: [
+            .valid("bullets:\n  - { text: Unlimited articles, image: images/check.png, alt: Check mark }"),
+            .invalidFile("messages/draft.yaml", "messages: " + String(repeating: "[", count: 64) + "⟦[⟧" + String(repeating: "]", count: 65) + "\n"),
+        ])
 
     public static let invalidKey = RuleInfo(
         code: "PRS010", name: "invalid-message-key", severity: .error,
@@ -80,7 +91,10 @@ public enum ParserDiagnostics {
     public static let missingConfig = RuleInfo(
         code: "CFG001", name: "missing-config", severity: .error,
         summary: "The content tree has no msgc.yaml.",
-        rationale: "msgc.yaml names the app, its locales and products and the identifier namespace; without it nothing can be checked or built. Run `msgc init` to make one.")
+        rationale: "msgc.yaml names the app, its locales and products and the identifier namespace; without it nothing can be checked or built. Run `msgc init` to make one.",
+        examples: [
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+        ])
 
     public static let invalidNamespace = RuleInfo(
         code: "CFG002", name: "invalid-namespace", severity: .error,
@@ -103,21 +117,44 @@ public enum ParserDiagnostics {
     public static let duplicateProduct = RuleInfo(
         code: "CFG004", name: "duplicate-product", severity: .error,
         summary: "msgc.yaml lists the same product or locale twice.",
-        rationale: "A product or locale listed twice is a copy-and-paste slip; its second entry would be ignored.")
+        rationale: "A product or locale listed twice is a copy-and-paste slip; its second entry would be ignored.",
+        examples: [
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+            .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n  - id: ⟦com.example.news.premium.yearly⟧\n"),
+            .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE, ⟦de-DE⟧]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+        ])
 
     public static let sourceLocaleNotListed = RuleInfo(
         code: "CFG005", name: "source-locale-not-listed", severity: .error,
         summary: "`sourceLocale` is not in the project's `locales`.",
-        rationale: "The source text ships as the source locale's messages, so that locale must be one the project enables.")
+        rationale: "The source text ships as the source locale's messages, so that locale must be one the project enables.",
+        examples: [
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+            .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: ⟦en-GB⟧\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+        ])
 
     public static let emptyProjectList = RuleInfo(
         code: "CFG006", name: "empty-project-list", severity: .error,
         summary: "msgc.yaml lists no products or no locales.",
-        rationale: "A project without products or locales has nothing to build.")
+        rationale: "A project without products or locales has nothing to build.",
+        examples: [
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+            .invalidFile("msgc.yaml", "⟦⟧bundleId: com.example.news\nsourceLocale: en-US\nlocales: []\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+        ])
+
+    public static let productLocaleNotListed = RuleInfo(
+        code: "CFG007", name: "product-locale-not-listed", severity: .error,
+        summary: "A product's `locales` names a locale that is not in the project's `locales`.",
+        rationale: "A product's `locales` narrows the project's list for that product; it cannot add to it. msgc builds, translates and checks only the project's locales, so a locale listed for one product alone would never ship and is a slip, usually a locale missing from the project's list or misspelt in one of the two.",
+        examples: [
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n    locales: [en-US]\n"),
+            .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n    locales: [en-US, ⟦fr-FR⟧]\n"),
+        ])
 
     /// Every code the parser can report, alphabetized by code.
     public static let all: [RuleInfo] = [
         missingConfig, invalidNamespace, invalidProductId, duplicateProduct, sourceLocaleNotListed, emptyProjectList,
+        productLocaleNotListed,
         malformedYAML, invalidEncoding, unknownKey, wrongType, missingField, valueNotAllowed, duplicateYAMLKey,
         unreadableFile, inputTooLarge, invalidKey,
     ]

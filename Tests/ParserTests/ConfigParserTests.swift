@@ -64,6 +64,22 @@ import Testing
         #expect(diagnostics.contains { $0.message == "msgc.yaml has no 'namespace'" })
     }
 
+    /// libyaml gives no document at all for these, unlike `---` or `~`, which are a null document.
+    @Test(arguments: ["", "\n  \n", "# msgc.yaml\n# filled in later\n"])
+    func emptyFileIsMissingEveryField(_ text: String) {
+        let (config, diagnostics) = parse(text)
+        #expect(config == nil)
+        #expect(diagnostics.map(\.code) == ["PRS005"])
+        #expect(diagnostics.first?.message == "msgc.yaml is empty; it needs bundleId, sourceLocale, locales, namespace, products")
+        #expect(diagnostics.first?.location == SourceLocation(path: "msgc.yaml", line: 1))
+    }
+
+    @Test func nullDocumentIsNotAMapping() {
+        let (config, diagnostics) = parse("---\n")
+        #expect(config == nil)
+        #expect(diagnostics.map(\.code) == ["PRS004"])
+    }
+
     @Test func namespaceMustBeAUUID() {
         let text = TemporaryTree.config.replacingOccurrences(of: "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b", with: "not-a-uuid")
         let (_, diagnostics) = parse(text)
@@ -80,6 +96,22 @@ import Testing
         let text = TemporaryTree.config.replacingOccurrences(of: "sourceLocale: en-US", with: "sourceLocale: en-GB")
         let (_, diagnostics) = parse(text)
         #expect(diagnostics.map(\.code) == ["CFG005"])
+    }
+
+    @Test func productLocaleMustBeInTheProjectsLocales() {
+        let (_, diagnostics) = parse(TemporaryTree.config + "    locales: [en-US, fr-FR]\n")
+        #expect(diagnostics.map(\.code) == ["CFG007"])
+        #expect(diagnostics.first?.message == "product 'com.example.app.yearly' lists locale 'fr-FR', which is not in the project's locales")
+        #expect(diagnostics.first?.fixIts.map(\.message) == ["add 'fr-FR' to `locales`, or remove it here"])
+    }
+
+    /// A malformed tag is never offered for `locales`; LOC001 reports the tag itself.
+    @Test func productLocaleFixItDoesNotCopyAMalformedTag() {
+        let (_, listed) = parse(TemporaryTree.config + "    locales: [en_US]\n")
+        #expect(listed.map(\.code) == ["CFG007"])
+        #expect(listed.first?.fixIts.map(\.message) == ["use 'en-US', which `locales` lists"])
+        let (_, unlisted) = parse(TemporaryTree.config + "    locales: [fr_FR]\n")
+        #expect(unlisted.first?.fixIts.map(\.message) == ["use one of the project's `locales`, or remove it here"])
     }
 
     @Test func uuidText() {

@@ -94,6 +94,25 @@ import Testing
         #expect((object?["diagnostics"] as? [Any])?.count == 2)
     }
 
+    /// An empty or comments-only msgc.yaml is a broken config like `---`: lint reports it and
+    /// exits 1, and build stops on it rather than on "no problems found".
+    @Test(arguments: ["", "# bundleId: com.example.app\n"])
+    func emptyConfigIsAnError(_ config: String) throws {
+        let tree = try MsgcRunner.temporaryFolder()
+        try MsgcRunner.write([
+            "msgc.yaml": config,
+            "messages/a.yaml": "messages:\n  - key: winback\n    product: com.example.app.yearly\n    type: text\n    default: true\n    header: Stay\n    body: Keep reading.\n",
+        ], into: tree)
+        let lint = try MsgcRunner.run(["lint", "--content", "."], in: tree)
+        #expect(lint.status == 1)
+        #expect(lint.stdout.hasPrefix("msgc.yaml:1: error: msgc.yaml is empty; it needs bundleId, sourceLocale, locales, namespace, products [PRS005]\n"))
+        #expect(lint.stdout.hasSuffix("1 error, 0 warnings in 1 file\n"))
+        let build = try MsgcRunner.run(["build", "--content", ".", "--environment", "sandbox"], in: tree)
+        #expect(build.status == 1)
+        #expect(build.stderr.contains("[PRS005]"))
+        #expect(build.stderr.hasSuffix("msgc: build stopped: 1 error, 0 warnings in 1 file; nothing was written\n"))
+    }
+
     @Test func colourFollowsTheFlagAndNoColor() throws {
         let tree = try MsgcRunner.temporaryFolder()
         try MsgcRunner.write(["msgc.yaml": "bundleId: [x]\n"], into: tree)
@@ -110,5 +129,10 @@ import Testing
         let one = try MsgcRunner.run(["explain", "missing-default-message"])
         #expect(one.stdout.hasPrefix("PRJ003 missing-default-message (error)"))
         #expect(try MsgcRunner.run(["explain", "NOPE999"]).status == 2)
+        // The longest names are listed whole, and explain accepts them as listed.
+        #expect(list.stdout.contains(" translation-below-minimum-state "))
+        let long = try MsgcRunner.run(["explain", "translation-below-minimum-state"])
+        #expect(long.status == 0)
+        #expect(long.stdout.hasPrefix("TRN002 translation-below-minimum-state (warning)"))
     }
 }

@@ -3,6 +3,21 @@ import Model
 
 /// The text `msgc explain CODE` prints for one rule, read from its `RuleInfo`.
 public enum Explanation {
+    /// The list `msgc explain` prints without a code: one line per rule with its code,
+    /// severity, full name and summary. The name column is as wide as the longest name, so
+    /// every name can be copied back into `msgc explain NAME`.
+    public static func catalog(_ infos: [RuleInfo]) -> String {
+        let severityWidth = infos.map(\.severity.rawValue.count).max() ?? 0
+        let nameWidth = infos.map(\.name.count).max() ?? 0
+        var output = ""
+        for info in infos {
+            let severity = info.severity.rawValue.padding(toLength: severityWidth, withPad: " ", startingAt: 0)
+            let name = info.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            output += "\(info.code)  \(severity)  \(name)  \(info.summary)\n"
+        }
+        return output
+    }
+
     public static func text(for info: RuleInfo) -> String {
         var output = "\(info.code) \(info.name) (\(info.severity.rawValue))\n\n\(info.summary)\n\n\(wrap(info.rationale))\n"
         let invalid = info.examples.filter { $0.kind == .invalid }

@@ -24,17 +24,21 @@ public enum XLIFFDiagnostics {
         examples: [
             .validFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</target>")),
             .invalidFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</source>⟦⟧")),
+            .invalidFile(examplePath, example(target: "<target state=\"translated\">&brand;⟦⟧ wartet</target>")),
         ])
 
     public static let doctype = RuleInfo(
         code: "XLF002", name: "xliff-doctype", severity: .error,
-        summary: "An XLIFF file has a DOCTYPE declaration or an entity reference.",
+        summary: "An XLIFF file has a DOCTYPE declaration.",
         rationale: """
             No XLIFF 1.2 or 2.0 file needs a DTD or entities, and they are how XML attacks work: \
             external entities read local files into the text msgc would ship, parameter entities \
             and external DTDs make the parser fetch files or URLs, and nested entities expand a \
             kilobyte into gigabytes. msgc refuses the whole file before libxml2 reads the \
-            declaration.
+            declaration. Without a DOCTYPE no entity can be declared, so a reference to one, such \
+            as `&brand;`, is not well-formed XML and is reported as XLF001; the five predefined \
+            entities (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`) and character references are \
+            ordinary text.
             """,
         examples: [
             .validFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</target>")),

@@ -15,12 +15,7 @@ extension Msgc {
 
         func run() throws {
             guard let rule else {
-                var output = ""
-                for info in Registry.allInfos {
-                    let padded = info.name.padding(toLength: 30, withPad: " ", startingAt: 0)
-                    output += "\(info.code)  \(info.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(padded)  \(info.summary)\n"
-                }
-                Output.write(output, to: .standardOutput)
+                Output.write(Explanation.catalog(Registry.allInfos), to: .standardOutput)
                 return
             }
             guard let info = Registry.info(for: rule) else {
