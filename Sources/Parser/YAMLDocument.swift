@@ -82,10 +82,10 @@ struct YAMLDocument {
         return text.hasPrefix(prefix)
     }
 
-    /// The text split at every "\n" Character, as `split(separator: "\n")` splits it, from the
-    /// UTF-8 bytes: that walks grapheme clusters, which cost more than the rest of this type.
-    /// A line feed is a Character of its own except after a carriage return ("\r\n" is one
-    /// Character), so a line feed splits the text unless a carriage return comes just before.
+    /// The text split into lines as editors and `SourceFile.line` split it: at every line feed,
+    /// a carriage return just before one being part of the break. The UTF-8 bytes are split
+    /// rather than Characters, which would cost more than the rest of this type and would not
+    /// split at all at "\r\n", a Character of its own.
     static func lines(of text: String) -> [Substring] {
         let utf8 = text.utf8
         var lines: [Substring] = []
@@ -94,8 +94,9 @@ struct YAMLDocument {
         var index = utf8.startIndex
         while index != utf8.endIndex {
             let byte = utf8[index]
-            if byte == UInt8(ascii: "\n") && previous != UInt8(ascii: "\r") {
-                lines.append(Substring(utf8[lineStart..<index]))
+            if byte == UInt8(ascii: "\n") {
+                let lineEnd = previous == UInt8(ascii: "\r") ? utf8.index(before: index) : index
+                lines.append(Substring(utf8[lineStart..<lineEnd]))
                 lineStart = utf8.index(after: index)
             }
             previous = byte

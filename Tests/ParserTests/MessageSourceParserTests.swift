@@ -155,4 +155,24 @@ import Testing
         let (_, diagnostics) = parse(deep)
         #expect(diagnostics.map(\.code) == ["PRS009"])
     }
+
+    @Test func crlfLinesLocateLikeLineFeeds() throws {
+        let text = Self.full.replacingOccurrences(of: "Stay with Premium", with: "Stay with us\tnow")
+        let (lfMessages, lfDiagnostics) = parse(text)
+        let (crlfMessages, crlfDiagnostics) = parse(text.replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(lfDiagnostics.isEmpty && crlfDiagnostics.isEmpty)
+        let lf = try #require(lfMessages.first)
+        let crlf = try #require(crlfMessages.first)
+        #expect(crlf.header?.location(atScalarOffset: 12).column == 25)
+        #expect(crlf.body?.valueSpan == SourceLocation(path: "messages/a.yaml", line: 7, column: 12, endLine: 7, endColumn: 58))
+        #expect(crlf.fields.map { $0.text.location(atScalarOffset: 3) } == lf.fields.map { $0.text.location(atScalarOffset: 3) })
+        #expect(crlf.fields.map(\.text.style) == lf.fields.map(\.text.style))
+    }
+
+    @Test func crlfUnknownKeyGetsItsEdit() throws {
+        let (_, diagnostics) = parse("messages:\r\n  - key: a\r\n    heder: x\r\n")
+        let unknown = try #require(diagnostics.first { $0.code == "PRS003" })
+        #expect(unknown.location == SourceLocation(path: "messages/a.yaml", line: 3, column: 5, endLine: 3, endColumn: 10))
+        #expect(unknown.fixIts.first?.edits.map(\.replacement) == ["header"])
+    }
 }
