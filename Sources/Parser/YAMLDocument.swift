@@ -50,7 +50,7 @@ struct YAMLDocument {
             let root = try Yams.compose(yaml: text, .basic)
             return (YAMLDocument(path: path, source: source, root: root), [])
         } catch let error as YamlError {
-            return (YAMLDocument(path: path, source: source, root: nil), [diagnostic(for: error, path: path)])
+            return (YAMLDocument(path: path, source: source, root: nil), [diagnostic(for: error, path: path, text: text)])
         } catch {
             return (YAMLDocument(path: path, source: source, root: nil), [ParserDiagnostics.malformedYAML.diagnose(
                 "YAML could not be read: \(error)", at: SourceLocation(path: path))])
@@ -142,8 +142,11 @@ struct YAMLDocument {
         return nil
     }
 
-    private static func diagnostic(for error: YamlError, path: String) -> Diagnostic {
-        func at(_ mark: Mark) -> SourceLocation { SourceLocation(path: path, line: mark.line, column: mark.column) }
+    private static func diagnostic(for error: YamlError, path: String, text: String) -> Diagnostic {
+        func at(position: (line: Int, column: Int)) -> SourceLocation {
+            SourceLocation(path: path, line: position.line, column: position.column)
+        }
+        func at(_ mark: Mark) -> SourceLocation { at(position: (mark.line, mark.column)) }
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
@@ -155,12 +158,38 @@ struct YAMLDocument {
             return ParserDiagnostics.duplicateYAMLKey.diagnose(
                 "mapping gives the key \(names) more than once", at: at(context.mark),
                 fixIts: [FixIt("keep one of the entries")])
+        case .reader(_, _, let value, _) where value >= 0:
+            // libyaml refuses some characters outright (controls other than tab and line
+            // breaks, U+FFFE, U+FFFF) and reports a Character offset; the character itself
+            // is found by its code point, so that it can be shown where it is.
+            let hex = String(value, radix: 16, uppercase: true)
+            let name = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let location = Unicode.Scalar(UInt32(value)).flatMap { firstPosition(of: $0, in: text) }
+                .map { at(position: $0).spanning(scalars: 1) } ?? SourceLocation(path: path)
+            return ParserDiagnostics.malformedYAML.diagnose(
+                "YAML could not be read: character \(name) is not allowed", at: location)
         case .reader(let problem, let offset, _, _):
             return ParserDiagnostics.malformedYAML.diagnose(
                 "YAML could not be read: \(problem)\(offset.map { " at offset \($0)" } ?? "")", at: SourceLocation(path: path))
         default:
             return ParserDiagnostics.malformedYAML.diagnose("YAML could not be read: \(error)", at: SourceLocation(path: path))
         }
+    }
+
+    /// msgc's 1-based line and column of the first `scalar` in `text`.
+    private static func firstPosition(of scalar: Unicode.Scalar, in text: String) -> (line: Int, column: Int)? {
+        var line = 1
+        var column = 1
+        for candidate in text.unicodeScalars {
+            if candidate == scalar { return (line, column) }
+            if candidate == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return nil
     }
 
     // MARK: Locations

@@ -175,4 +175,20 @@ import Testing
         #expect(unknown.location == SourceLocation(path: "messages/a.yaml", line: 3, column: 5, endLine: 3, endColumn: 10))
         #expect(unknown.fixIts.first?.edits.map(\.replacement) == ["header"])
     }
+
+    @Test(arguments: [("\u{0B}", "U+000B"), ("\u{1B}", "U+001B"), ("\u{7F}", "U+007F")])
+    func controlCharacterIsLocated(character: String, name: String) throws {
+        let (_, diagnostics) = parse("messages:\r\n  - key: é\n    header: x\(character)y\n")
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostics.map(\.code) == ["PRS001"])
+        #expect(diagnostic.location == SourceLocation(path: "messages/a.yaml", line: 3, column: 14, endLine: 3, endColumn: 15))
+        #expect(diagnostic.message.contains(name))
+        #expect(!diagnostic.message.contains("offset"))
+    }
+
+    @Test func controlCharacterAfterAByteOrderMarkIsLocated() throws {
+        let bytes = [0xEF, 0xBB, 0xBF] + Array("messages:\n  - key: \u{1B}\n".utf8)
+        let (_, _, diagnostics) = MessageSourceParser.parse(bytes: bytes, path: "m.yaml")
+        #expect(diagnostics.map(\.location) == [SourceLocation(path: "m.yaml", line: 2, column: 10, endLine: 2, endColumn: 11)])
+    }
 }
