@@ -14,6 +14,7 @@ struct YAMLDocument {
     let source: SourceFile
     let root: Node?
     private let lines: [Substring]
+    private let lineMap: YAMLLineMap
 
     /// Parses `bytes` read from `path`; a file that cannot be used gives a nil root and diagnostics.
     static func parse(bytes: [UInt8], path: String) -> (YAMLDocument?, [Diagnostic]) {
@@ -31,12 +32,14 @@ struct YAMLDocument {
                 fixIts: [FixIt("save the file as UTF-8")])])
         }
         let source = SourceFile(path: path, text: text)
+        let lineMap = YAMLLineMap(text)
         if let location = deepNesting(in: text, path: path) {
             return (nil, [ParserDiagnostics.inputTooLarge.diagnose(
                 "YAML nests deeper than \(maxNestingDepth) levels", at: location)])
         }
         if let overrun = YAMLAliasBudget.firstOverrun(in: text) {
-            let location = SourceLocation(path: path, line: overrun.line, column: overrun.column)
+            let position = lineMap.position(line: overrun.line, column: overrun.column)
+            let location = SourceLocation(path: path, line: position.line, column: position.column)
             return (nil, [ParserDiagnostics.inputTooLarge.diagnose(
                 "YAML aliases expand to more than \(YAMLAliasBudget.maxAliasedNodes) nodes; "
                     + "'*\(overrun.aliasName)' goes over the limit",
@@ -48,21 +51,23 @@ struct YAMLDocument {
             // so no tags are resolved: Yams' default resolver compiles a dozen regular
             // expressions through ICU on first use and runs them on every key it compares.
             let root = try Yams.compose(yaml: text, .basic)
-            return (YAMLDocument(path: path, source: source, root: root), [])
+            return (YAMLDocument(path: path, source: source, root: root, lineMap: lineMap), [])
         } catch let error as YamlError {
-            return (YAMLDocument(path: path, source: source, root: nil), [diagnostic(for: error, path: path, text: text)])
+            return (YAMLDocument(path: path, source: source, root: nil, lineMap: lineMap),
+                    [diagnostic(for: error, path: path, text: text, lineMap: lineMap)])
         } catch {
-            return (YAMLDocument(path: path, source: source, root: nil), [ParserDiagnostics.malformedYAML.diagnose(
+            return (YAMLDocument(path: path, source: source, root: nil, lineMap: lineMap), [ParserDiagnostics.malformedYAML.diagnose(
                 "YAML could not be read: \(error)", at: SourceLocation(path: path))])
         }
     }
 
-    private init(path: String, source: SourceFile, root: Node?) {
+    private init(path: String, source: SourceFile, root: Node?, lineMap: YAMLLineMap) {
         self.path = path
         self.file = SourcePath(path)
         self.source = source
         self.root = root
         self.lines = Self.lines(of: source.text)
+        self.lineMap = lineMap
     }
 
     /// `text.hasPrefix(prefix)`, which compares Characters, settled from the bytes when they can
@@ -85,7 +90,8 @@ struct YAMLDocument {
     /// The text split into lines as editors and `SourceFile.line` split it: at every line feed,
     /// a carriage return just before one being part of the break. The UTF-8 bytes are split
     /// rather than Characters, which would cost more than the rest of this type and would not
-    /// split at all at "\r\n", a Character of its own.
+    /// split at all at "\r\n", a Character of its own. Breaks that libyaml counts and msgc
+    /// does not are `YAMLLineMap`'s concern.
     static func lines(of text: String) -> [Substring] {
         let utf8 = text.utf8
         var lines: [Substring] = []
@@ -142,11 +148,11 @@ struct YAMLDocument {
         return nil
     }
 
-    private static func diagnostic(for error: YamlError, path: String, text: String) -> Diagnostic {
+    private static func diagnostic(for error: YamlError, path: String, text: String, lineMap: YAMLLineMap) -> Diagnostic {
         func at(position: (line: Int, column: Int)) -> SourceLocation {
             SourceLocation(path: path, line: position.line, column: position.column)
         }
-        func at(_ mark: Mark) -> SourceLocation { at(position: (mark.line, mark.column)) }
+        func at(_ mark: Mark) -> SourceLocation { at(position: lineMap.position(of: mark)) }
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
@@ -196,15 +202,17 @@ struct YAMLDocument {
 
     func location(of node: Node) -> SourceLocation {
         guard let mark = node.mark else { return SourceLocation(file: file) }
-        return SourceLocation(file: file, line: mark.line, column: mark.column)
+        let position = lineMap.position(of: mark)
+        return SourceLocation(file: file, line: position.line, column: position.column)
     }
 
     /// The value of a scalar, located, with how its text maps back to columns.
     func located(_ scalar: Node.Scalar) -> Located<String> {
         guard let mark = scalar.mark else { return Located(scalar.string, at: SourceLocation(file: file), style: .opaque) }
-        let location = SourceLocation(file: file, line: mark.line, column: mark.column)
-        guard mark.line - 1 < lines.count else { return Located(scalar.string, at: location, style: .opaque) }
-        let rest = lines[mark.line - 1].unicodeScalars.dropFirst(mark.column - 1)
+        let position = lineMap.position(of: mark)
+        let location = SourceLocation(file: file, line: position.line, column: position.column)
+        guard position.line - 1 < lines.count else { return Located(scalar.string, at: location, style: .opaque) }
+        let rest = lines[position.line - 1].unicodeScalars.dropFirst(position.column - 1)
         let value = scalar.string
         let style: ScalarStyle
         switch scalar.style {

@@ -191,4 +191,31 @@ import Testing
         let (_, _, diagnostics) = MessageSourceParser.parse(bytes: bytes, path: "m.yaml")
         #expect(diagnostics.map(\.location) == [SourceLocation(path: "m.yaml", line: 2, column: 10, endLine: 2, endColumn: 11)])
     }
+
+    @Test(arguments: ["\u{2028}", "\u{2029}", "\u{85}", "\r"])
+    func breaksOnlyLibyamlCountsKeepLocations(separator: String) throws {
+        let (messages, diagnostics) = parse("""
+            messages:
+              - key: a
+                product: p
+                type: text
+                header: "Stay\(separator)with us"
+                body: "Keep it"
+                boddy: b
+            """)
+        #expect(diagnostics.map(\.code) == ["PRS003"])
+        #expect(diagnostics.first?.location == SourceLocation(path: "messages/a.yaml", line: 7, column: 5, endLine: 7, endColumn: 10))
+        let body = try #require(messages.first?.body)
+        #expect(body.valueSpan == SourceLocation(path: "messages/a.yaml", line: 6, column: 12, endLine: 6, endColumn: 19))
+    }
+
+    @Test(arguments: ["\u{2028}", "\u{85}", "\r"])
+    func breakInAPlainScalarIsReportedOnItsLine(separator: String) throws {
+        let text = "messages:\n  - key: a\n    header: Stay\(separator)with us\n    body: b\n"
+        let (_, diagnostics) = parse(text)
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostic.code == "PRS001")
+        #expect(diagnostic.location.line == 4)
+        #expect(diagnostic.notes.map(\.location) == [SourceLocation(path: "messages/a.yaml", line: 3, column: 18)])
+    }
 }
