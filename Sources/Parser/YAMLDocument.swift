@@ -358,24 +358,27 @@ struct MappingReader {
     /// Reports every key that no accessor asked for. Call once, after reading the known keys.
     mutating func finish(known: [String]) {
         for (keyNode, _) in mapping {
-            guard let name = keyNode.scalar?.string else {
+            guard let scalar = keyNode.scalar else {
                 diagnostics.append(ParserDiagnostics.wrongType.diagnose(
                     "keys of \(context) must be text", at: document.location(of: keyNode)))
                 continue
             }
+            let name = scalar.string
             guard !consumed.contains(name) else { continue }
             let suggestion = known.min { editDistance($0, name) < editDistance($1, name) }
+            // Inside the quotes of a quoted key; a key with escapes has no exact span, and
+            // gets no edit rather than one that would corrupt it.
+            let span = document.located(scalar).valueSpan
             var fixIts: [FixIt] = []
             var notes: [Note] = []
             if let suggestion, editDistance(suggestion, name) <= max(2, suggestion.count / 3) {
-                let span = document.location(of: keyNode).spanning(scalars: name.unicodeScalars.count)
-                fixIts.append(FixIt("did you mean '\(suggestion)'?", edits: [.init(location: span, replacement: suggestion)]))
+                let edits: [FixIt.Edit] = span.endColumn == nil ? [] : [.init(location: span, replacement: suggestion)]
+                fixIts.append(FixIt("did you mean '\(suggestion)'?", edits: edits))
             } else {
                 notes.append(Note("\(context) takes: \(known.joined(separator: ", "))"))
             }
             diagnostics.append(ParserDiagnostics.unknownKey.diagnose(
-                "unknown key '\(name)' in \(context)",
-                at: document.location(of: keyNode).spanning(scalars: name.unicodeScalars.count), notes: notes, fixIts: fixIts))
+                "unknown key '\(name)' in \(context)", at: span, notes: notes, fixIts: fixIts))
         }
     }
 }

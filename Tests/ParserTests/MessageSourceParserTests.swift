@@ -218,4 +218,12 @@ import Testing
         #expect(diagnostic.location.line == 4)
         #expect(diagnostic.notes.map(\.location) == [SourceLocation(path: "messages/a.yaml", line: 3, column: 18)])
     }
+
+    @Test func quotedUnknownKeyIsReplacedInsideItsQuotes() throws {
+        let (_, diagnostics) = parse("messages:\n  - key: a\n    \"heder\": x\n")
+        let unknown = try #require(diagnostics.first { $0.code == "PRS003" })
+        let span = SourceLocation(path: "messages/a.yaml", line: 3, column: 6, endLine: 3, endColumn: 11)
+        #expect(unknown.location == span)
+        #expect(unknown.fixIts.first?.edits == [FixIt.Edit(location: span, replacement: "header")])
+    }
 }
