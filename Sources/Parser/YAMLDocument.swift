@@ -160,9 +160,19 @@ struct YAMLDocument {
             if let context { notes.append(Note(context.text, at: at(context.mark))) }
             return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(problem)", at: at(mark), notes: notes)
         case .duplicatedKeysInMapping(let duplicates, let context):
-            let names = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            let sorted = duplicates.sorted()
+            let names = sorted.map { "'\($0)'" }.joined(separator: ", ")
+            let first = (line: context.mark.line, column: context.mark.column)
+            guard let key = sorted.first,
+                  let second = YAMLDuplicateKey.secondOccurrence(of: key, after: first, in: text) else {
+                return ParserDiagnostics.duplicateYAMLKey.diagnose(
+                    "mapping gives the key \(names) more than once", at: at(context.mark),
+                    fixIts: [FixIt("keep one of the entries")])
+            }
             return ParserDiagnostics.duplicateYAMLKey.diagnose(
-                "mapping gives the key \(names) more than once", at: at(context.mark),
+                "mapping gives the key \(names) more than once",
+                at: at(position: lineMap.position(line: second.line, column: second.column)),
+                notes: [Note("'\(key)' is first given here", at: at(context.mark))],
                 fixIts: [FixIt("keep one of the entries")])
         case .reader(_, _, let value, _) where value >= 0:
             // libyaml refuses some characters outright (controls other than tab and line

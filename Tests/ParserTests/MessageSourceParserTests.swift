@@ -226,4 +226,30 @@ import Testing
         #expect(unknown.location == span)
         #expect(unknown.fixIts.first?.edits == [FixIt.Edit(location: span, replacement: "header")])
     }
+
+    @Test func duplicateKeyPointsAtTheSecondOccurrence() throws {
+        let (_, diagnostics) = parse("""
+            messages:
+              - key: a
+                product: p
+                type: text
+                header: h
+                # the body
+                body: b
+                note: n
+                body: c
+            """)
+        let duplicate = try #require(diagnostics.first)
+        #expect(diagnostics.map(\.code) == ["PRS007"])
+        #expect(duplicate.location.line == 9)
+        #expect(duplicate.location.column == 5)
+        #expect(duplicate.notes.map(\.location) == [SourceLocation(path: "messages/a.yaml", line: 7, column: 5)])
+    }
+
+    @Test func duplicateKeyInAnInnerMappingIsReportedFirst() throws {
+        let (_, diagnostics) = parse("messages:\n  - key: a\n    image: { file: x, file: y }\n    key: b\n")
+        #expect(diagnostics.map(\.message) == ["mapping gives the key 'file' more than once"])
+        #expect(diagnostics.first?.location.line == 3)
+        #expect(diagnostics.first?.location.column == 23)
+    }
 }
