@@ -14,6 +14,7 @@ struct YAMLDocument {
     let source: SourceFile
     let root: Node?
     private let lines: [Substring]
+    private let lineMap: YAMLLineMap
 
     /// Parses `bytes` read from `path`; a file that cannot be used gives a nil root and diagnostics.
     static func parse(bytes: [UInt8], path: String) -> (YAMLDocument?, [Diagnostic]) {
@@ -31,12 +32,14 @@ struct YAMLDocument {
                 fixIts: [FixIt("save the file as UTF-8")])])
         }
         let source = SourceFile(path: path, text: text)
+        let lineMap = YAMLLineMap(text)
         if let location = deepNesting(in: text, path: path) {
             return (nil, [ParserDiagnostics.inputTooLarge.diagnose(
                 "YAML nests deeper than \(maxNestingDepth) levels", at: location)])
         }
         if let overrun = YAMLAliasBudget.firstOverrun(in: text) {
-            let location = SourceLocation(path: path, line: overrun.line, column: overrun.column)
+            let position = lineMap.position(line: overrun.line, column: overrun.column)
+            let location = SourceLocation(path: path, line: position.line, column: position.column)
             return (nil, [ParserDiagnostics.inputTooLarge.diagnose(
                 "YAML aliases expand to more than \(YAMLAliasBudget.maxAliasedNodes) nodes; "
                     + "'*\(overrun.aliasName)' goes over the limit",
@@ -48,21 +51,23 @@ struct YAMLDocument {
             // so no tags are resolved: Yams' default resolver compiles a dozen regular
             // expressions through ICU on first use and runs them on every key it compares.
             let root = try Yams.compose(yaml: text, .basic)
-            return (YAMLDocument(path: path, source: source, root: root), [])
+            return (YAMLDocument(path: path, source: source, root: root, lineMap: lineMap), [])
         } catch let error as YamlError {
-            return (YAMLDocument(path: path, source: source, root: nil), [diagnostic(for: error, path: path)])
+            return (YAMLDocument(path: path, source: source, root: nil, lineMap: lineMap),
+                    [diagnostic(for: error, path: path, text: text, lineMap: lineMap)])
         } catch {
-            return (YAMLDocument(path: path, source: source, root: nil), [ParserDiagnostics.malformedYAML.diagnose(
+            return (YAMLDocument(path: path, source: source, root: nil, lineMap: lineMap), [ParserDiagnostics.malformedYAML.diagnose(
                 "YAML could not be read: \(error)", at: SourceLocation(path: path))])
         }
     }
 
-    private init(path: String, source: SourceFile, root: Node?) {
+    private init(path: String, source: SourceFile, root: Node?, lineMap: YAMLLineMap) {
         self.path = path
         self.file = SourcePath(path)
         self.source = source
         self.root = root
         self.lines = Self.lines(of: source.text)
+        self.lineMap = lineMap
     }
 
     /// `text.hasPrefix(prefix)`, which compares Characters, settled from the bytes when they can
@@ -82,10 +87,11 @@ struct YAMLDocument {
         return text.hasPrefix(prefix)
     }
 
-    /// The text split at every "\n" Character, as `split(separator: "\n")` splits it, from the
-    /// UTF-8 bytes: that walks grapheme clusters, which cost more than the rest of this type.
-    /// A line feed is a Character of its own except after a carriage return ("\r\n" is one
-    /// Character), so a line feed splits the text unless a carriage return comes just before.
+    /// The text split into lines as editors and `SourceFile.line` split it: at every line feed,
+    /// a carriage return just before one being part of the break. The UTF-8 bytes are split
+    /// rather than Characters, which would cost more than the rest of this type and would not
+    /// split at all at "\r\n", a Character of its own. Breaks that libyaml counts and msgc
+    /// does not are `YAMLLineMap`'s concern.
     static func lines(of text: String) -> [Substring] {
         let utf8 = text.utf8
         var lines: [Substring] = []
@@ -94,8 +100,9 @@ struct YAMLDocument {
         var index = utf8.startIndex
         while index != utf8.endIndex {
             let byte = utf8[index]
-            if byte == UInt8(ascii: "\n") && previous != UInt8(ascii: "\r") {
-                lines.append(Substring(utf8[lineStart..<index]))
+            if byte == UInt8(ascii: "\n") {
+                let lineEnd = previous == UInt8(ascii: "\r") ? utf8.index(before: index) : index
+                lines.append(Substring(utf8[lineStart..<lineEnd]))
                 lineStart = utf8.index(after: index)
             }
             previous = byte
@@ -141,8 +148,11 @@ struct YAMLDocument {
         return nil
     }
 
-    private static func diagnostic(for error: YamlError, path: String) -> Diagnostic {
-        func at(_ mark: Mark) -> SourceLocation { SourceLocation(path: path, line: mark.line, column: mark.column) }
+    private static func diagnostic(for error: YamlError, path: String, text: String, lineMap: YAMLLineMap) -> Diagnostic {
+        func at(position: (line: Int, column: Int)) -> SourceLocation {
+            SourceLocation(path: path, line: position.line, column: position.column)
+        }
+        func at(_ mark: Mark) -> SourceLocation { at(position: lineMap.position(of: mark)) }
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
@@ -150,10 +160,30 @@ struct YAMLDocument {
             if let context { notes.append(Note(context.text, at: at(context.mark))) }
             return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(problem)", at: at(mark), notes: notes)
         case .duplicatedKeysInMapping(let duplicates, let context):
-            let names = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            let sorted = duplicates.sorted()
+            let names = sorted.map { "'\($0)'" }.joined(separator: ", ")
+            let first = (line: context.mark.line, column: context.mark.column)
+            guard let key = sorted.first,
+                  let second = YAMLDuplicateKey.secondOccurrence(of: key, after: first, in: text) else {
+                return ParserDiagnostics.duplicateYAMLKey.diagnose(
+                    "mapping gives the key \(names) more than once", at: at(context.mark),
+                    fixIts: [FixIt("keep one of the entries")])
+            }
             return ParserDiagnostics.duplicateYAMLKey.diagnose(
-                "mapping gives the key \(names) more than once", at: at(context.mark),
+                "mapping gives the key \(names) more than once",
+                at: at(position: lineMap.position(line: second.line, column: second.column)),
+                notes: [Note("'\(key)' is first given here", at: at(context.mark))],
                 fixIts: [FixIt("keep one of the entries")])
+        case .reader(_, _, let value, _) where value >= 0:
+            // libyaml refuses some characters outright (controls other than tab and line
+            // breaks, U+FFFE, U+FFFF) and reports a Character offset; the character itself
+            // is found by its code point, so that it can be shown where it is.
+            let hex = String(value, radix: 16, uppercase: true)
+            let name = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let location = Unicode.Scalar(UInt32(value)).flatMap { firstPosition(of: $0, in: text) }
+                .map { at(position: $0).spanning(scalars: 1) } ?? SourceLocation(path: path)
+            return ParserDiagnostics.malformedYAML.diagnose(
+                "YAML could not be read: character \(name) is not allowed", at: location)
         case .reader(let problem, let offset, _, _):
             return ParserDiagnostics.malformedYAML.diagnose(
                 "YAML could not be read: \(problem)\(offset.map { " at offset \($0)" } ?? "")", at: SourceLocation(path: path))
@@ -162,19 +192,37 @@ struct YAMLDocument {
         }
     }
 
+    /// msgc's 1-based line and column of the first `scalar` in `text`.
+    private static func firstPosition(of scalar: Unicode.Scalar, in text: String) -> (line: Int, column: Int)? {
+        var line = 1
+        var column = 1
+        for candidate in text.unicodeScalars {
+            if candidate == scalar { return (line, column) }
+            if candidate == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return nil
+    }
+
     // MARK: Locations
 
     func location(of node: Node) -> SourceLocation {
         guard let mark = node.mark else { return SourceLocation(file: file) }
-        return SourceLocation(file: file, line: mark.line, column: mark.column)
+        let position = lineMap.position(of: mark)
+        return SourceLocation(file: file, line: position.line, column: position.column)
     }
 
     /// The value of a scalar, located, with how its text maps back to columns.
     func located(_ scalar: Node.Scalar) -> Located<String> {
         guard let mark = scalar.mark else { return Located(scalar.string, at: SourceLocation(file: file), style: .opaque) }
-        let location = SourceLocation(file: file, line: mark.line, column: mark.column)
-        guard mark.line - 1 < lines.count else { return Located(scalar.string, at: location, style: .opaque) }
-        let rest = lines[mark.line - 1].unicodeScalars.dropFirst(mark.column - 1)
+        let position = lineMap.position(of: mark)
+        let location = SourceLocation(file: file, line: position.line, column: position.column)
+        guard position.line - 1 < lines.count else { return Located(scalar.string, at: location, style: .opaque) }
+        let rest = lines[position.line - 1].unicodeScalars.dropFirst(position.column - 1)
         let value = scalar.string
         let style: ScalarStyle
         switch scalar.style {
@@ -320,24 +368,27 @@ struct MappingReader {
     /// Reports every key that no accessor asked for. Call once, after reading the known keys.
     mutating func finish(known: [String]) {
         for (keyNode, _) in mapping {
-            guard let name = keyNode.scalar?.string else {
+            guard let scalar = keyNode.scalar else {
                 diagnostics.append(ParserDiagnostics.wrongType.diagnose(
                     "keys of \(context) must be text", at: document.location(of: keyNode)))
                 continue
             }
+            let name = scalar.string
             guard !consumed.contains(name) else { continue }
             let suggestion = known.min { editDistance($0, name) < editDistance($1, name) }
+            // Inside the quotes of a quoted key; a key with escapes has no exact span, and
+            // gets no edit rather than one that would corrupt it.
+            let span = document.located(scalar).valueSpan
             var fixIts: [FixIt] = []
             var notes: [Note] = []
             if let suggestion, editDistance(suggestion, name) <= max(2, suggestion.count / 3) {
-                let span = document.location(of: keyNode).spanning(scalars: name.unicodeScalars.count)
-                fixIts.append(FixIt("did you mean '\(suggestion)'?", edits: [.init(location: span, replacement: suggestion)]))
+                let edits: [FixIt.Edit] = span.endColumn == nil ? [] : [.init(location: span, replacement: suggestion)]
+                fixIts.append(FixIt("did you mean '\(suggestion)'?", edits: edits))
             } else {
                 notes.append(Note("\(context) takes: \(known.joined(separator: ", "))"))
             }
             diagnostics.append(ParserDiagnostics.unknownKey.diagnose(
-                "unknown key '\(name)' in \(context)",
-                at: document.location(of: keyNode).spanning(scalars: name.unicodeScalars.count), notes: notes, fixIts: fixIts))
+                "unknown key '\(name)' in \(context)", at: span, notes: notes, fixIts: fixIts))
         }
     }
 }

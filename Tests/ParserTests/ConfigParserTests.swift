@@ -45,6 +45,13 @@ import Testing
         #expect(diagnostics[0].fixIts.first?.message == "did you mean 'minimumState'?")
     }
 
+    @Test func crlfLocaleKeepsItsSpan() throws {
+        let text = TemporaryTree.config.replacingOccurrences(of: "locales: [en-US, de-DE]", with: "locales: [en-US, ja-JP, \"EN-gb\"]")
+        let (config, _) = parse(text.replacingOccurrences(of: "\n", with: "\r\n"))
+        let locale = try #require(config?.locales.last)
+        #expect(locale.valueSpan == SourceLocation(path: "msgc.yaml", line: 3, column: 26, endLine: 3, endColumn: 31))
+    }
+
     @Test func valueOutsideItsSetIsAnError() {
         let (_, diagnostics) = parse(TemporaryTree.config + "lengthMeasure: characters\n")
         #expect(diagnostics.map(\.code) == ["PRS006"])

@@ -155,4 +155,101 @@ import Testing
         let (_, diagnostics) = parse(deep)
         #expect(diagnostics.map(\.code) == ["PRS009"])
     }
+
+    @Test func crlfLinesLocateLikeLineFeeds() throws {
+        let text = Self.full.replacingOccurrences(of: "Stay with Premium", with: "Stay with us\tnow")
+        let (lfMessages, lfDiagnostics) = parse(text)
+        let (crlfMessages, crlfDiagnostics) = parse(text.replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(lfDiagnostics.isEmpty && crlfDiagnostics.isEmpty)
+        let lf = try #require(lfMessages.first)
+        let crlf = try #require(crlfMessages.first)
+        #expect(crlf.header?.location(atScalarOffset: 12).column == 25)
+        #expect(crlf.body?.valueSpan == SourceLocation(path: "messages/a.yaml", line: 7, column: 12, endLine: 7, endColumn: 58))
+        #expect(crlf.fields.map { $0.text.location(atScalarOffset: 3) } == lf.fields.map { $0.text.location(atScalarOffset: 3) })
+        #expect(crlf.fields.map(\.text.style) == lf.fields.map(\.text.style))
+    }
+
+    @Test func crlfUnknownKeyGetsItsEdit() throws {
+        let (_, diagnostics) = parse("messages:\r\n  - key: a\r\n    heder: x\r\n")
+        let unknown = try #require(diagnostics.first { $0.code == "PRS003" })
+        #expect(unknown.location == SourceLocation(path: "messages/a.yaml", line: 3, column: 5, endLine: 3, endColumn: 10))
+        #expect(unknown.fixIts.first?.edits.map(\.replacement) == ["header"])
+    }
+
+    @Test(arguments: [("\u{0B}", "U+000B"), ("\u{1B}", "U+001B"), ("\u{7F}", "U+007F")])
+    func controlCharacterIsLocated(character: String, name: String) throws {
+        let (_, diagnostics) = parse("messages:\r\n  - key: é\n    header: x\(character)y\n")
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostics.map(\.code) == ["PRS001"])
+        #expect(diagnostic.location == SourceLocation(path: "messages/a.yaml", line: 3, column: 14, endLine: 3, endColumn: 15))
+        #expect(diagnostic.message.contains(name))
+        #expect(!diagnostic.message.contains("offset"))
+    }
+
+    @Test func controlCharacterAfterAByteOrderMarkIsLocated() throws {
+        let bytes = [0xEF, 0xBB, 0xBF] + Array("messages:\n  - key: \u{1B}\n".utf8)
+        let (_, _, diagnostics) = MessageSourceParser.parse(bytes: bytes, path: "m.yaml")
+        #expect(diagnostics.map(\.location) == [SourceLocation(path: "m.yaml", line: 2, column: 10, endLine: 2, endColumn: 11)])
+    }
+
+    @Test(arguments: ["\u{2028}", "\u{2029}", "\u{85}", "\r"])
+    func breaksOnlyLibyamlCountsKeepLocations(separator: String) throws {
+        let (messages, diagnostics) = parse("""
+            messages:
+              - key: a
+                product: p
+                type: text
+                header: "Stay\(separator)with us"
+                body: "Keep it"
+                boddy: b
+            """)
+        #expect(diagnostics.map(\.code) == ["PRS003"])
+        #expect(diagnostics.first?.location == SourceLocation(path: "messages/a.yaml", line: 7, column: 5, endLine: 7, endColumn: 10))
+        let body = try #require(messages.first?.body)
+        #expect(body.valueSpan == SourceLocation(path: "messages/a.yaml", line: 6, column: 12, endLine: 6, endColumn: 19))
+    }
+
+    @Test(arguments: ["\u{2028}", "\u{85}", "\r"])
+    func breakInAPlainScalarIsReportedOnItsLine(separator: String) throws {
+        let text = "messages:\n  - key: a\n    header: Stay\(separator)with us\n    body: b\n"
+        let (_, diagnostics) = parse(text)
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostic.code == "PRS001")
+        #expect(diagnostic.location.line == 4)
+        #expect(diagnostic.notes.map(\.location) == [SourceLocation(path: "messages/a.yaml", line: 3, column: 18)])
+    }
+
+    @Test func quotedUnknownKeyIsReplacedInsideItsQuotes() throws {
+        let (_, diagnostics) = parse("messages:\n  - key: a\n    \"heder\": x\n")
+        let unknown = try #require(diagnostics.first { $0.code == "PRS003" })
+        let span = SourceLocation(path: "messages/a.yaml", line: 3, column: 6, endLine: 3, endColumn: 11)
+        #expect(unknown.location == span)
+        #expect(unknown.fixIts.first?.edits == [FixIt.Edit(location: span, replacement: "header")])
+    }
+
+    @Test func duplicateKeyPointsAtTheSecondOccurrence() throws {
+        let (_, diagnostics) = parse("""
+            messages:
+              - key: a
+                product: p
+                type: text
+                header: h
+                # the body
+                body: b
+                note: n
+                body: c
+            """)
+        let duplicate = try #require(diagnostics.first)
+        #expect(diagnostics.map(\.code) == ["PRS007"])
+        #expect(duplicate.location.line == 9)
+        #expect(duplicate.location.column == 5)
+        #expect(duplicate.notes.map(\.location) == [SourceLocation(path: "messages/a.yaml", line: 7, column: 5)])
+    }
+
+    @Test func duplicateKeyInAnInnerMappingIsReportedFirst() throws {
+        let (_, diagnostics) = parse("messages:\n  - key: a\n    image: { file: x, file: y }\n    key: b\n")
+        #expect(diagnostics.map(\.message) == ["mapping gives the key 'file' more than once"])
+        #expect(diagnostics.first?.location.line == 3)
+        #expect(diagnostics.first?.location.column == 23)
+    }
 }

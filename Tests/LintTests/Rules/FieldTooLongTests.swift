@@ -1,5 +1,6 @@
 @testable import Lint
 import Model
+import Parser
 import Testing
 
 @Suite struct FieldTooLongTests {
@@ -61,6 +62,38 @@ import Testing
         let header = Array(repeating: word, count: 7).joined(separator: " ")
         #expect(Self.run(header: header, measure: .graphemes).isEmpty)
         #expect(Self.run(header: header).count == 1)
+    }
+
+    /// A block scalar whose lines are the value's lines is located in them, not at its `>` or `|`.
+    @Test(arguments: [">-", ">", "|-", "|", ">- # a comment"])
+    func blockScalarPointsAtTheCharacterThatCrossesTheLimit(indicator: String) throws {
+        let header = "Stay with us, this header is definitely going to be longer than sixty-six"
+        let found = try #require(Self.runParsed(header: "\(indicator)\n      \(header)\n").first)
+        #expect(found.location == SourceLocation(
+            path: LintFixture.sourcePath, line: 7, column: 7 + 66, endLine: 7, endColumn: 7 + header.unicodeScalars.count))
+    }
+
+    @Test func foldedLinesAreJoinedBySpaces() throws {
+        let found = try #require(Self.runParsed(header: ">-\n      Stay with us, this header is definitely\r\n      going to be longer than sixty-six\n").first)
+        #expect(found.location == SourceLocation(path: LintFixture.sourcePath, line: 8, column: 7 + 26, endLine: 8, endColumn: 7 + 33))
+    }
+
+    /// A paragraph break, kept trailing lines or an explicit indentation leave no exact place.
+    @Test(arguments: [">-\n      Stay with us,\n\n      this header is definitely going to be longer than sixty-six\n",
+                      "|+\n      Stay with us, this header is definitely going to be longer than sixty-six\n\n\n",
+                      ">2-\n        Stay with us, this header is definitely going to be longer than sixty-six\n"])
+    func blockScalarsThatDoNotMapLineByLineKeepTheIndicator(header: String) throws {
+        let found = try #require(Self.runParsed(header: header).first)
+        #expect(found.location == SourceLocation(path: LintFixture.sourcePath, line: 6, column: 13))
+    }
+
+    /// LEN001 for a message read from YAML whose header is written as `header: HEADER`, on line 6.
+    static func runParsed(header: String) -> [Diagnostic] {
+        let text = "messages:\n  - key: winback\n    product: \(LintFixture.product)\n    type: text\n    default: true\n"
+            + "    header: \(header)    body: Keep your plan\n"
+        let (messages, source, diagnostics) = MessageSourceParser.parse(bytes: Array(text.utf8), path: LintFixture.sourcePath)
+        #expect(diagnostics.isEmpty)
+        return FieldTooLong().check(LintFixture.context(messages: messages, sourceFiles: source.map { [$0] } ?? []))
     }
 
     @Test func hugeTextsAreMeasuredQuickly() {

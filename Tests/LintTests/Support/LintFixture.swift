@@ -73,12 +73,14 @@ enum LintFixture {
     /// the first message; each becomes a candidate as if read from `translations/LOCALE.xliff`.
     static func context(
         messages: [Message] = [message()], config: ProjectConfig = config(), translations: [String: [MessageField: String]] = [:],
-        images: [String: [UInt8]] = [:], imageFilesOnDisk: [String] = [], translationFiles: [TranslationFile] = []
+        images: [String: [UInt8]] = [:], imageFilesOnDisk: [String] = [], translationFiles: [TranslationFile] = [],
+        sourceFiles: [SourceFile] = []
     ) -> LintContext {
         var assets: [String: ImageAsset] = [:]
         for (path, bytes) in images { assets[path] = ImageAsset(path: path, bytes: bytes) }
         let catalog = Catalog(
-            config: config, messages: messages, translationFiles: translationFiles, images: assets, imageFilesOnDisk: imageFilesOnDisk)
+            config: config, messages: messages, translationFiles: translationFiles, images: assets, imageFilesOnDisk: imageFilesOnDisk,
+            sourceFiles: Dictionary(uniqueKeysWithValues: sourceFiles.map { ($0.path, $0) }))
         var candidates = messages.map { message in
             LocalizedMessage(
                 message: message, locale: config.sourceLocale.value,
