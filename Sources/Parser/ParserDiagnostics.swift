@@ -62,7 +62,7 @@ public enum ParserDiagnostics {
         rationale: "YAML forbids it, and which value a tool keeps differs from tool to tool.",
         examples: [
             .valid("header: Stay with Premium\nbody: Keep reading without limits."),
-            .invalidFile("messages/draft.yaml", "messages:\n  - key: last-chance\n    ⟦header⟧: Stay with Premium\n    header: Stay with us\n"),
+            .invalidFile("messages/draft.yaml", "messages:\n  - key: last-chance\n    header: Stay with Premium\n    ⟦header⟧: Stay with us\n"),
         ])
 
     public static let unreadableFile = RuleInfo(
