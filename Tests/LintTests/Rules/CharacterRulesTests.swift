@@ -23,6 +23,20 @@ import Testing
         #expect(Self.run(ControlCharacter(), header: "Stay\u{85}").isEmpty, "NEL is line-separator's")
     }
 
+    @Test func theLineBreakABlockScalarKeepsGetsItsOwnFix() {
+        func text(_ value: String, style: ScalarStyle, path: String = "messages/a.yaml") -> Located<String> {
+            Located(value, at: SourceLocation(path: path, line: 6, column: 13), style: style)
+        }
+        #expect(ControlCharacter.isBlockScalarEnd(text("Stay with us\n", style: .opaque), scalar: "\n", offset: 12))
+        // A line break inside the text, one in quotes, and one in XLIFF are to be removed.
+        #expect(!ControlCharacter.isBlockScalarEnd(text("Stay\nwith us\n", style: .opaque), scalar: "\n", offset: 4))
+        #expect(!ControlCharacter.isBlockScalarEnd(text("Stay with us\n", style: .quoted(hasEscapes: true)), scalar: "\n", offset: 12))
+        #expect(!ControlCharacter.isBlockScalarEnd(
+            text("Stay with us\n", style: .opaque, path: "translations/de-DE.xliff"), scalar: "\n", offset: 12))
+        let found = Self.run(ControlCharacter(), header: "Stay with\tus")
+        #expect(found.first?.fixIts.map(\.message) == ["replace it with a space"])
+    }
+
     @Test func bidiOverridesAreErrors() {
         let found = Self.run(BidiOverride(), header: "abc\u{202E}cba\u{202C}")
         #expect(found.map(\.message) == [

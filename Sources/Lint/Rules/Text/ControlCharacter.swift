@@ -20,15 +20,27 @@ struct ControlCharacter: LintRule {
         scalar.value < 0x20 || scalar.value == 0x7F || ((0x80...0x9F).contains(scalar.value) && scalar.value != 0x85)
     }
 
+    /// Whether `scalar` is the line break a YAML block scalar written `|` or `>` keeps at its end.
+    static func isBlockScalarEnd(_ text: Located<String>, scalar: Unicode.Scalar, offset: Int) -> Bool {
+        guard scalar == "\n", text.style == .opaque, text.value.hasSuffix("\n"),
+              text.location.path.hasSuffix(".yaml") || text.location.path.hasSuffix(".yml") else { return false }
+        return offset == text.value.unicodeScalars.count - 1
+    }
+
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
             for (offset, scalar) in item.scalars(where: Self.isFlagged) {
+                let fix = if scalar == "\t" {
+                    "replace it with a space"
+                } else if Self.isBlockScalarEnd(item.text, scalar: scalar, offset: offset) {
+                    "write the block as `|-` or `>-`: `|` and `>` keep the final line break"
+                } else {
+                    "remove it; Apple shows every field as one line"
+                }
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains the control character \(UnicodeName.describe(scalar))",
-                    at: context.location(of: item.text, atScalarOffset: offset),
-                    fixIts: [FixIt(scalar == "\t" ? "replace it with a space" : "remove it; Apple shows every field as one line")],
-                    subject: item.subject))
+                    at: context.location(of: item.text, atScalarOffset: offset), fixIts: [FixIt(fix)], subject: item.subject))
             }
         }
         return diagnostics

@@ -32,7 +32,7 @@ struct EmptyText: LintRule {
                 location = item.text.valueSpan
             }
             let what = item.text.value.isEmpty ? "is empty" : "is only white space"
-            return diagnose("\(item.displayName) \(what)", at: location, fixIts: [FixIt("write the text, or remove the field")], subject: item.subject)
+            return diagnose("\(item.displayName) \(what)", at: location, fixIts: [FixIt("write the text: the field is required")], subject: item.subject)
         }
     }
 }
