@@ -33,9 +33,9 @@ public enum BundleWriter {
         let parent = (destinationPath as NSString).deletingLastPathComponent
         let name = (destinationPath as NSString).lastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            try FileOutput.makeFolder(URL(fileURLWithPath: parent))
         } catch {
-            throw .io("cannot create folder '\(parent)': \(reason(error))")
+            throw .io(error.description)
         }
         removeStaleTemporaries(in: parent, for: name)
         let temporary = (parent as NSString).appendingPathComponent(".\(name).msgc-tmp-\(getpid())")
@@ -76,9 +76,9 @@ public enum BundleWriter {
             let directory = (full as NSString).deletingLastPathComponent
             if !createdFolders.contains(directory) {
                 do {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    try FileOutput.makeFolder(URL(fileURLWithPath: directory))
                 } catch {
-                    throw .io("cannot create folder '\(directory)': \(reason(error))")
+                    throw .io(error.description)
                 }
                 createdFolders.insert(directory)
             }
@@ -166,9 +166,5 @@ public enum BundleWriter {
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
         close(descriptor)
-    }
-
-    private static func reason(_ error: Error) -> String {
-        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
     }
 }

@@ -28,36 +28,14 @@ enum YAMLAliasBudget {
     static func firstOverrun(in text: String, limit: Int = maxAliasedNodes) -> Overrun? {
         // Only an alias can expand; most files have no `*` at all and skip the extra pass.
         guard text.utf8.contains(UInt8(ascii: "*")) else { return nil }
-        var utf8 = Array(text.utf8)
-        return utf8.withUnsafeMutableBufferPointer { buffer in
-            var parser = yaml_parser_t()
-            guard yaml_parser_initialize(&parser) == 1 else { return nil }
-            defer { yaml_parser_delete(&parser) }
-            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            return walk(&parser, limit: limit)
-        }
-    }
-
-    private struct OpenCollection {
-        var anchor: String?
-        var nodeCount = 1
-    }
-
-    private static func walk(_ parser: inout yaml_parser_t, limit: Int) -> Overrun? {
         var anchorSizes: [String: Int] = [:]
         var open: [OpenCollection] = []
         var aliasedNodes = 0
         func add(_ count: Int) {
             if !open.isEmpty { open[open.count - 1].nodeCount += count }
         }
-        while true {
-            var event = yaml_event_t()
-            guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
-            defer { yaml_event_delete(&event) }
+        return YAMLEvents.first(in: text) { event -> Overrun? in
             switch event.type {
-            case YAML_STREAM_END_EVENT:
-                return nil
             case YAML_SCALAR_EVENT:
                 if let anchor = string(event.data.scalar.anchor) { anchorSizes[anchor] = 1 }
                 add(1)
@@ -82,7 +60,13 @@ enum YAMLAliasBudget {
             default:
                 break
             }
+            return nil
         }
+    }
+
+    private struct OpenCollection {
+        var anchor: String?
+        var nodeCount = 1
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

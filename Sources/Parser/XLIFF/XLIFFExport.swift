@@ -69,22 +69,18 @@ public enum XLIFFExport {
     /// is the locale in any spelling (`de-DE`, `de-de`, `de_DE`), and a readable file whose
     /// target language is the locale in another spelling.
     public static func unusableFiles(_ files: [TranslationFile], locale: String) -> [UnusableFile] {
-        let wanted = looseTag(locale)
+        let key = XLIFFUnitCollector.languageKey
+        let wanted = key(locale)
         return files.compactMap { file in
             let language = file.targetLanguage?.value
             if file.isReadable {
-                guard let language, language != locale, looseTag(language) == wanted else { return nil }
+                guard let language, language != locale, key(language) == wanted else { return nil }
                 return UnusableFile(path: file.path, targetLanguage: language)
             }
-            if let language { return looseTag(language) == wanted ? UnusableFile(path: file.path) : nil }
+            if let language { return key(language) == wanted ? UnusableFile(path: file.path) : nil }
             let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
             let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
-            return looseTag(stem) == wanted ? UnusableFile(path: file.path) : nil
+            return key(stem) == wanted ? UnusableFile(path: file.path) : nil
         }
-    }
-
-    /// A language tag compared loosely: ASCII lower case, `_` as `-`.
-    private static func looseTag(_ tag: String) -> String {
-        String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
     }
 }

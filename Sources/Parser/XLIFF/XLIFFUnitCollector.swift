@@ -568,8 +568,9 @@ struct XLIFFUnitCollector {
         return Located(attribute.value, at: attribute.location, style: attribute.isVerbatim ? .plain : .opaque)
     }
 
-    /// `pt_BR` and `pt-br` name the same language for the one-language-per-file check.
-    private static func languageKey(_ tag: String) -> String {
+    /// `pt_BR` and `pt-br` name the same language: for the one-language-per-file check, and for
+    /// the files extract will not write over (`XLIFFExport.unusableFiles`).
+    static func languageKey(_ tag: String) -> String {
         tag.lowercased().replacingOccurrences(of: "_", with: "-")
     }
 }
