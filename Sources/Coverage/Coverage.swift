@@ -97,27 +97,37 @@ public enum Coverage {
             localeTotals: localeTotals, totals: totals, blockingErrorCount: plan.blockingErrors.count)
     }
 
-    /// Missing, stale and below-minimum-state fields, one reason per kind.
+    /// Missing, not translated, stale, below-minimum-state and ambiguous fields, one reason per kind.
     static func translationReasons(_ gaps: [TranslationGap]) -> [CoverageReason] {
         let sorted = gaps.sorted { $0.field < $1.field }
         var missing: [String] = []
+        var notTranslated: [String] = []
+        var untranslatedStates: [String] = []
         var stale: [String] = []
         var below: [String] = []
-        var states: [String] = []
+        var belowStates: [String] = []
+        var ambiguous: [String] = []
         for gap in sorted {
             switch gap.reason {
             case .missing: missing.append(gap.field.description)
+            case .notTranslated(let rawState):
+                notTranslated.append(gap.field.description)
+                let written = rawState ?? "no state"
+                if !untranslatedStates.contains(written) { untranslatedStates.append(written) }
             case .stale: stale.append(gap.field.description)
             case .belowMinimumState(let state, let rawState):
                 below.append(gap.field.description)
                 let written = rawState ?? state.rawValue
-                if !states.contains(written) { states.append(written) }
+                if !belowStates.contains(written) { belowStates.append(written) }
+            case .ambiguous: ambiguous.append(gap.field.description)
             }
         }
         var reasons: [CoverageReason] = []
         if !missing.isEmpty { reasons.append(.missing(fields: missing)) }
+        if !notTranslated.isEmpty { reasons.append(.notTranslated(fields: notTranslated, states: untranslatedStates.sorted())) }
         if !stale.isEmpty { reasons.append(.stale(fields: stale)) }
-        if !below.isEmpty { reasons.append(.belowMinimumState(fields: below, states: states.sorted())) }
+        if !below.isEmpty { reasons.append(.belowMinimumState(fields: below, states: belowStates.sorted())) }
+        if !ambiguous.isEmpty { reasons.append(.ambiguous(fields: ambiguous)) }
         return reasons
     }
 

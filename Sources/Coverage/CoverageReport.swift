@@ -157,12 +157,17 @@ public struct NotReadyMessage: Hashable, Sendable {
 
 /// Why a message is not ready in a locale.
 public enum CoverageReason: Hashable, Sendable {
-    /// Fields without a translation (`header`, `bullets.1.alt`).
+    /// Fields without a translation (`header`, `bullets.1.alt`): no unit, or no target text.
     case missing(fields: [String])
+    /// Fields whose unit has a target the file marks as not translated yet (1.2 `new`,
+    /// `needs-translation`, …; 2.0 `initial`); `states` as the files wrote them.
+    case notTranslated(fields: [String], states: [String])
     /// Fields whose translation was made for a different source text.
     case stale(fields: [String])
     /// Fields whose translation's state is below `minimumState`; `states` as the files wrote them.
     case belowMinimumState(fields: [String], states: [String])
+    /// Fields whose unit is repeated in the file with different targets.
+    case ambiguous(fields: [String])
     /// An error diagnostic about the message in this locale (or, in the source locale, about its source).
     case failingRule(code: String, message: String)
     /// Apple holds the upload but has rejected it.
@@ -174,8 +179,10 @@ public enum CoverageReason: Hashable, Sendable {
     /// The kinds, in report order.
     public enum Kind: String, CaseIterable, Hashable, Sendable {
         case missing
+        case notTranslated = "not-translated"
         case stale
         case belowMinimumState = "below-minimum-state"
+        case ambiguous
         case failingRule = "failing-rule"
         case rejected
         case pending
@@ -184,8 +191,10 @@ public enum CoverageReason: Hashable, Sendable {
     public var kind: Kind {
         switch self {
         case .missing: .missing
+        case .notTranslated: .notTranslated
         case .stale: .stale
         case .belowMinimumState: .belowMinimumState
+        case .ambiguous: .ambiguous
         case .failingRule: .failingRule
         case .rejected: .rejected
         case .pending: .pending

@@ -21,8 +21,9 @@ public struct Compilation: Sendable {
 
     /// Reads and checks the content tree at `root`.
     public static func compile(root: URL) -> Compilation {
-        let (catalog, parseDiagnostics) = ContentTree(root: root).load()
+        var (catalog, parseDiagnostics) = ContentTree(root: root).load()
         let localization = Localizer.localize(catalog)
+        if let binding = catalog.config.map(LocaleBinding.init) { parseDiagnostics = parseDiagnostics.map { bindingLocale($0, binding) } }
         let context = catalog.config.map { LintContext(catalog: catalog, config: $0, localization: localization) }
         let findings = context.map(Linter.lint(context:)) ?? []
         var compilation = Compilation(
@@ -30,6 +31,15 @@ public struct Compilation: Sendable {
             diagnostics: (parseDiagnostics + findings.map(forecastingPseudoLocale)).sortedForOutput())
         compilation.lintContext = context
         return compilation
+    }
+
+    /// A parser finding in an XLIFF file names the file's target language as written; where
+    /// that is a project locale in another case (`de-de`), the finding is about that locale.
+    static func bindingLocale(_ diagnostic: Diagnostic, _ binding: LocaleBinding) -> Diagnostic {
+        guard let locale = diagnostic.subject?.locale, binding.isCaseVariant(locale) else { return diagnostic }
+        var bound = diagnostic
+        bound.subject?.locale = binding.locale(for: locale)
+        return bound
     }
 
     /// A finding in a pseudo locale is a forecast of what real translations may run into, not a

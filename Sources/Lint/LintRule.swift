@@ -25,8 +25,8 @@ public struct LintContext: Sendable {
     public let catalog: Catalog
     public let config: ProjectConfig
     public let localization: Localization
-    /// Every field of every message in every locale that has all its texts, in the order of
-    /// the localization's candidates and then of the fields. Made once here rather than by
+    /// Every text of every message in every locale: the candidates' and then the partly
+    /// translated messages' (`Localization.partials`), each in field order. Made once here rather than by
     /// each of the dozen rules that walk it.
     let fieldTexts: [FieldText]
     /// The PNG structure of every image file msgc could read, by path. Four image rules ask

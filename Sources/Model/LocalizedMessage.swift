@@ -82,18 +82,26 @@ public struct FieldTexts: Sendable, RandomAccessCollection, ExpressibleByDiction
 
 /// Why a message's field has no usable translation in a locale.
 public enum TranslationGapReason: Hashable, Sendable {
-    /// No unit for the field, or a unit with no target.
+    /// No unit for the field, or a unit with no target (or an empty one).
     case missing
+    /// The unit has a target, but its state says it is not translated yet (1.2 `new`,
+    /// `needs-translation`, …; 2.0 `initial`); `rawState` as the file wrote it.
+    case notTranslated(rawState: String?)
+    /// Two or more units of the file have the field's id (or 2.0 name) with different targets:
+    /// none of them can be told to be the translator's.
+    case ambiguous
     /// The translator translated a different source text (`recordedSource`) from the
     /// message's text now (`currentSource`).
     case stale(recordedSource: String, currentSource: String)
     /// The unit's state is below the project's `minimumState`.
     case belowMinimumState(state: TranslationState, rawState: String?)
 
-    /// One word for reports: missing, stale, below-minimum-state.
+    /// One word for reports: missing, not-translated, stale, below-minimum-state, ambiguous.
     public var name: String {
         switch self {
         case .missing: "missing"
+        case .notTranslated: "not-translated"
+        case .ambiguous: "ambiguous"
         case .stale: "stale"
         case .belowMinimumState: "below-minimum-state"
         }
@@ -123,6 +131,11 @@ public struct Localization: Sendable {
     /// Every message in every locale where all its fields have a usable text, sorted by
     /// product, locale and key. Rules may still keep one of them from shipping.
     public var candidates: [LocalizedMessage]
+    /// Messages in a locale where some fields have no usable text but others carry a
+    /// translation, with those translations only (usable ones, and ones below `minimumState`),
+    /// sorted like `candidates`. They never ship; the rules check their texts all the same, so
+    /// that a translator hears about a header that runs too long before the body is done.
+    public var partials: [LocalizedMessage]
     /// Fields without a usable translation, sorted by subject and field.
     public var gaps: [TranslationGap]
     /// The translation file chosen for each locale.
@@ -134,10 +147,11 @@ public struct Localization: Sendable {
     public var boundUnits: [String: [Bool]]
 
     public init(
-        candidates: [LocalizedMessage], gaps: [TranslationGap], fileForLocale: [String: String],
-        boundUnits: [String: [Bool]] = [:]
+        candidates: [LocalizedMessage], partials: [LocalizedMessage] = [], gaps: [TranslationGap],
+        fileForLocale: [String: String], boundUnits: [String: [Bool]] = [:]
     ) {
         self.candidates = candidates
+        self.partials = partials
         self.gaps = gaps
         self.fileForLocale = fileForLocale
         self.boundUnits = boundUnits

@@ -14,11 +14,15 @@ public struct TranslationUnit: Hashable, Sendable {
     public var inlineMarkup: [Located<String>]
     /// Where the unit starts.
     public var location: SourceLocation
+    /// Whether another unit of the file has the same id (2.0: name) and a different target, so
+    /// that neither can be used.
+    public var isAmbiguous: Bool
 
     public init(
         id: Located<String>, source: Located<String>, target: Located<String>?, state: TranslationState,
-        rawState: String? = nil, inlineMarkup: [Located<String>] = [], location: SourceLocation
+        rawState: String? = nil, inlineMarkup: [Located<String>] = [], location: SourceLocation, isAmbiguous: Bool = false
     ) {
+        self.isAmbiguous = isAmbiguous
         self.id = id
         self.source = source
         self.target = target

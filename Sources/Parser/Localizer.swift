@@ -55,13 +55,19 @@ public enum Localizer {
                 locale: locale, isSource: locale == sourceLocale, file: fileForLocale[locale], minimumState: config.minimumState)
             let applies = productRuns.map { $0.locales.contains(locale) }
             var slots = [LocalizedMessage?](repeating: nil, count: prepared.count)
+            var partials: [LocalizedMessage?] = []
             var count = 0
             for index in prepared.indices where applies[runOf[index]] {
-                guard let candidate = binder.bind(prepared[index]) else { continue }
-                slots[positionOf[index]] = candidate
-                count += 1
+                guard let (localized, isComplete) = binder.bind(prepared[index]) else { continue }
+                if isComplete {
+                    slots[positionOf[index]] = localized
+                    count += 1
+                } else {
+                    if partials.isEmpty { partials = [LocalizedMessage?](repeating: nil, count: prepared.count) }
+                    partials[positionOf[index]] = localized
+                }
             }
-            return BoundLocale(slots: slots, count: count, gaps: binder.gaps, boundUnits: binder.finder?.found)
+            return BoundLocale(slots: slots, partials: partials, count: count, gaps: binder.gaps, boundUnits: binder.finder?.found)
         }
 
         // Each candidate is moved out of its slot, not copied: a copy retains the message's
@@ -69,10 +75,15 @@ public enum Localizer {
         // thread spent more time on those retains than all else here.
         var candidates: [LocalizedMessage] = []
         candidates.reserveCapacity(bound.reduce(0) { $0 + $1.count })
+        var partials: [LocalizedMessage] = []
         for run in productRuns {
             for locale in bound.indices {
                 for position in run.positions {
                     if let candidate = bound[locale].slots[position].take() { candidates.append(candidate) }
+                }
+                guard !bound[locale].partials.isEmpty else { continue }
+                for position in run.positions {
+                    if let partial = bound[locale].partials[position].take() { partials.append(partial) }
                 }
             }
         }
@@ -83,7 +94,7 @@ public enum Localizer {
             if let path = fileForLocale[locale]?.path, let found = boundLocale.boundUnits { boundUnits[path] = found }
         }
         return Localization(
-            candidates: candidates, gaps: gaps, fileForLocale: fileForLocale.mapValues(\.path), boundUnits: boundUnits)
+            candidates: candidates, partials: partials, gaps: gaps, fileForLocale: fileForLocale.mapValues(\.path), boundUnits: boundUnits)
     }
 
     /// Messages of one product, as positions in the sorted order, and the product's locales.
@@ -102,6 +113,8 @@ public enum Localizer {
     /// (nil where the message has none in the locale), and its gaps.
     private struct BoundLocale: Sendable {
         var slots: [LocalizedMessage?]
+        /// Like `slots`, for the messages only partly translated; empty when there are none.
+        var partials: [LocalizedMessage?]
         /// How many slots hold a candidate.
         var count: Int
         var gaps: [TranslationGap]
@@ -110,7 +123,8 @@ public enum Localizer {
     }
 
     /// Binds messages in one locale: a candidate where every field has a usable translation,
-    /// and a gap for every field that has none (kept in `gaps`).
+    /// a partial message where only some fields carry one, and a gap for every field that has
+    /// no usable translation (kept in `gaps`).
     private struct LocaleBinder {
         let locale: String
         let isSource: Bool
@@ -127,12 +141,14 @@ public enum Localizer {
             self.finder = file.map(UnitFinder.init)
         }
 
-        mutating func bind(_ prepared: PreparedMessage) -> LocalizedMessage? {
+        /// The message in this locale: complete when every field has a usable translation,
+        /// partial when only some fields carry one (nil when none does).
+        mutating func bind(_ prepared: PreparedMessage) -> (localized: LocalizedMessage, isComplete: Bool)? {
             var texts = FieldTexts()
             texts.reserveCapacity(prepared.fields.count)
             if isSource {
                 for (field, text) in prepared.fields { texts[field] = text }
-                return LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: nil)
+                return (LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: nil), true)
             }
             // Read in place, never copied: the prepared messages and their strings are shared by
             // every locale's task, and a copy retains and releases them from every core.
@@ -145,31 +161,44 @@ public enum Localizer {
                     complete = false
                     continue
                 }
-                guard let target = file.units[index].target, file.units[index].state > .untranslated else {
-                    gaps.append(TranslationGap(
-                        subject: subject(of: prepared), field: field, reason: .missing, unit: file.units[index], translationPath: path))
+                let unit = file.units[index]
+                guard let target = unit.target else {
+                    gaps.append(TranslationGap(subject: subject(of: prepared), field: field, reason: .missing, unit: unit, translationPath: path))
                     complete = false
                     continue
                 }
-                if file.units[index].source.value != prepared.fields[position].text.value {
+                if unit.isAmbiguous {
+                    gaps.append(TranslationGap(subject: subject(of: prepared), field: field, reason: .ambiguous, unit: unit, translationPath: path))
+                    complete = false
+                    continue
+                }
+                if unit.state == .untranslated {
+                    gaps.append(TranslationGap(
+                        subject: subject(of: prepared), field: field, reason: .notTranslated(rawState: unit.rawState), unit: unit,
+                        translationPath: path))
+                    complete = false
+                    continue
+                }
+                if unit.source.value != prepared.fields[position].text.value {
                     gaps.append(TranslationGap(
                         subject: subject(of: prepared), field: field, reason: .stale(
-                            recordedSource: file.units[index].source.value, currentSource: prepared.fields[position].text.value),
-                        unit: file.units[index], translationPath: path))
-                    complete = false
-                    continue
-                }
-                if file.units[index].state < minimumState {
-                    let unit = file.units[index]
-                    gaps.append(TranslationGap(
-                        subject: subject(of: prepared), field: field, reason: .belowMinimumState(state: unit.state, rawState: unit.rawState),
+                            recordedSource: unit.source.value, currentSource: prepared.fields[position].text.value),
                         unit: unit, translationPath: path))
                     complete = false
                     continue
                 }
+                if unit.state < minimumState {
+                    gaps.append(TranslationGap(
+                        subject: subject(of: prepared), field: field, reason: .belowMinimumState(state: unit.state, rawState: unit.rawState),
+                        unit: unit, translationPath: path))
+                    complete = false
+                }
+                // A translation below `minimumState` does not ship, but it is a translation:
+                // the rules check it with the others.
                 texts[field] = target
             }
-            return complete ? LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: path) : nil
+            guard complete || !texts.isEmpty else { return nil }
+            return (LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: path), complete)
         }
 
         private func subject(of prepared: PreparedMessage) -> Subject {
@@ -217,11 +246,47 @@ public enum Localizer {
     /// The file that translates each locale: the first readable one in bytewise path order
     /// (lint reports the others). The source locale has none.
     public static func translationFiles(_ catalog: Catalog, sourceLocale: String) -> [String: TranslationFile] {
+        let binding = catalog.config.map(LocaleBinding.init)
         var fileForLocale: [String: TranslationFile] = [:]
         for file in catalog.translationFiles where file.isReadable {
-            guard let locale = file.targetLanguage?.value, locale != sourceLocale, fileForLocale[locale] == nil else { continue }
+            guard let tag = file.targetLanguage?.value else { continue }
+            let locale = binding?.locale(for: tag) ?? tag
+            guard locale != sourceLocale, fileForLocale[locale] == nil else { continue }
             fileForLocale[locale] = file
         }
         return fileForLocale
+    }
+}
+
+/// Which of the project's locales an XLIFF file's target language names.
+///
+/// BCP 47 tags are case-insensitive, and tools write them in every case: Phrase writes
+/// `pt-br`, TYPO3 `DE`, Microsoft's tools `de-de`. A tag that differs from one of the
+/// project's locales (or its source locale) only in ASCII case binds to that locale; lint
+/// warns that it is not spelled canonically (LOC008). Any other tag is taken as written.
+public struct LocaleBinding: Sendable {
+    private let localeForFoldedTag: [String: String]
+
+    public init(_ config: ProjectConfig) {
+        var locales: [String: String] = [:]
+        for locale in [config.sourceLocale] + config.locales + config.products.flatMap({ $0.locales ?? [] }) {
+            let folded = Self.folded(locale.value)
+            if locales[folded] == nil { locales[folded] = locale.value }
+        }
+        localeForFoldedTag = locales
+    }
+
+    /// The project's locale that `tag` names, ignoring case; `tag` itself when it names none.
+    public func locale(for tag: String) -> String {
+        localeForFoldedTag[Self.folded(tag)] ?? tag
+    }
+
+    /// Whether `tag` names one of the project's locales but is spelled in another case.
+    public func isCaseVariant(_ tag: String) -> Bool {
+        locale(for: tag) != tag
+    }
+
+    private static func folded(_ tag: String) -> String {
+        String(decoding: tag.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }

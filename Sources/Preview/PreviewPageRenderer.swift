@@ -157,6 +157,8 @@ enum PreviewPageRenderer {
     static func describe(_ reason: TranslationGapReason) -> String {
         switch reason {
         case .missing: "missing"
+        case .notTranslated(let raw): "not translated (\(raw ?? "no state"))"
+        case .ambiguous: "ambiguous (repeated units with different targets)"
         case .stale(let recorded, _): "stale (translated from “\(recorded)”)"
         case .belowMinimumState(let state, let raw): "below minimumState (\(raw ?? state.rawValue))"
         }

@@ -27,8 +27,12 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 
 /// Options every command that reads a content tree shares.
 struct CommonOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The content tree to read.", valueName: "dir"))
-    var content: String = "content"
+    @Option(name: .long, help: ArgumentHelp(
+        "The content tree to read (default: the current folder when it holds msgc.yaml, else ./content).", valueName: "dir"))
+    var content: String?
+
+    /// The content tree's folder as given, or as found (`ContentTreeLocation`).
+    var contentPath: String { ContentTreeLocation.path(explicit: content) }
 
     @Option(name: .long, help: "Diagnostics format: \(DiagnosticFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: DiagnosticFormat = .human
@@ -39,13 +43,10 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .long, help: "Print only errors and warnings, no summary or progress.")
     var quiet = false
 
-    var contentURL: URL { URL(fileURLWithPath: content) }
+    var contentURL: URL { URL(fileURLWithPath: contentPath) }
 
     /// The prefix that makes root-relative paths work from the current folder.
-    var pathPrefix: String {
-        let trimmed = content.hasSuffix("/") ? String(content.dropLast()) : content
-        return trimmed == "." || trimmed.isEmpty ? "" : trimmed + "/"
-    }
+    var pathPrefix: String { ContentTreeLocation.pathPrefix(contentPath) }
 
     func useColor(for handle: FileHandle) -> Bool { color.isEnabled(for: handle) }
 
@@ -72,11 +73,44 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// Fails with exit status 2 when the content folder does not exist.
-    func requireContentTree() throws { try Self.requireContentTree(at: content) }
+    func requireContentTree() throws { try ContentTreeLocation.require(explicit: content) }
+}
 
-    static func requireContentTree(at content: String) throws {
+/// The locale a `--locale` names among `locales`, ignoring case as BCP 47 does: `de-de` is
+/// the project's `de-DE`, with a warning on standard error that names the canonical spelling.
+/// A tag that names none of them is returned as given, for the command to refuse.
+func projectLocale(named given: String, among locales: [String], quiet: Bool) -> String {
+    guard !locales.contains(given), let match = locales.first(where: { $0.lowercased() == given.lowercased() }) else { return given }
+    if !quiet {
+        Output.write("msgc: warning: --locale '\(TerminalText.escaped(given))' is the project's locale '\(match)' in another case; using \(match)\n", to: .standardError)
+    }
+    return match
+}
+
+/// Where a command finds its content tree, as git and cargo find theirs: `--content` when
+/// given; else the current folder when it holds `msgc.yaml` (a writer or translator working
+/// inside the tree); else `./content` (the layout `msgc init` makes beside a project).
+enum ContentTreeLocation {
+    static func path(explicit: String?) -> String {
+        if let explicit { return explicit }
+        return FileManager.default.fileExists(atPath: "msgc.yaml") ? "." : "content"
+    }
+
+    /// The prefix that makes root-relative paths work from the current folder.
+    static func pathPrefix(_ content: String) -> String {
+        let trimmed = content.hasSuffix("/") ? String(content.dropLast()) : content
+        return trimmed == "." || trimmed.isEmpty ? "" : trimmed + "/"
+    }
+
+    /// Fails with exit status 2 when the content folder does not exist.
+    static func require(explicit: String?) throws {
+        let content = path(explicit: explicit)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: content, isDirectory: &isDirectory), isDirectory.boolValue else {
+            if explicit == nil {
+                throw ValidationError(
+                    "no content tree here: the current folder has no msgc.yaml and there is no ./content; pass --content DIR, or run `msgc init` to create one")
+            }
             throw ValidationError("no content tree at '\(content)': pass --content DIR, or run `msgc init \(content)` to create one")
         }
     }

@@ -50,7 +50,10 @@ import Testing
 
     @Test func everyFormatNamesEveryKindOfGap() throws {
         let report = try Self.report()
-        let words = ["stale: header", "below minimumState (translated): body", "missing: header, body", "LEN001", "PENDING at Apple", "REJECTED at Apple"]
+        let words = [
+            "stale: header", "below minimumState (translated): body", "missing: body", "LEN001", "PENDING at Apple",
+            "REJECTED at Apple", "not translated (new): header", "ambiguous (repeated units with different targets): body",
+        ]
         for (name, text) in [
             ("table", CoverageTableRenderer.render(report)), ("markdown", CoverageMarkdownRenderer.render(report)),
             ("html", CoverageHTMLRenderer.render(report)),

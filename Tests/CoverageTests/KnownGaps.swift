@@ -9,11 +9,12 @@ import Testing
 ///
 /// | product | locale | message | what is wrong |
 /// | --- | --- | --- | --- |
-/// | yearly | de-DE | benefits | header translated from an older source text: stale |
+/// | yearly | de-DE | benefits | header translated from an older source text: stale; body repeated with two different targets: ambiguous |
 /// | yearly | de-DE | offer | REJECTED at Apple (with the state file) |
 /// | yearly | fr-FR | benefits | body only `translated`, below `minimumState: reviewed` |
-/// | yearly | fr-FR | offer | no translation at all: missing |
+/// | yearly | fr-FR | offer | header has a target in state `new`: not translated; no body: missing |
 /// | yearly | ar-SA | winback (default) | PENDING at Apple (with the state file) |
+
 /// | monthly | de-DE | stay (default) | header of 75 UTF-16 units: fails LEN001 |
 ///
 /// Everything is a file under `Fixtures/known-gaps/content`, translations included

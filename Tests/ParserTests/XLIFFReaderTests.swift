@@ -172,7 +172,7 @@ struct XLIFFReaderTests {
         #expect(file.targetLanguage?.value == "fr-FR")
         #expect(file.sourceLanguage?.value == "en-US")
         let expected: [(String, TranslationState, String?, String?)] = [
-            ("no-state", .untranslated, nil, "A"),
+            ("no-state", .translated, nil, "A"),
             ("initial", .untranslated, "initial", "A"),
             ("translated", .translated, "translated", "A"),
             ("reviewed", .reviewed, "reviewed", "A"),
@@ -226,8 +226,9 @@ struct XLIFFReaderTests {
         #expect(file.units.map(\.id.value) == [
             "com.example.news.premium.yearly/winback/header", "com.example.news.premium.yearly/winback/body",
         ])
-        // It writes no state on translated segments, and XLIFF 2.0's default state is initial.
-        #expect(file.units.map(\.state) == [.untranslated, .untranslated])
+        // It writes no state on segments: a segment with a target and no state is translated,
+        // as in 1.2 (the second unit has no target).
+        #expect(file.units.map(\.state) == [.translated, .untranslated])
         #expect(file.units.first?.target?.value == "Restez avec Premium")
     }
 
@@ -332,22 +333,70 @@ struct XLIFFReaderTests {
         #expect(diagnostics.map(\.code) == ["XLF008"])
     }
 
-    @Test("a duplicate unit id is a warning and the first unit wins")
+    @Test("a unit id repeated with the same target is a warning and the first unit is used")
     func duplicateUnit() {
         let (file, diagnostics) = Support.read("""
             <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
             <file original="m" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
             <trans-unit id="p/k/header"><source>a</source><target>Erste</target></trans-unit>
-            <trans-unit id="p/k/header"><source>a</source><target>Zweite</target></trans-unit>
+            <trans-unit id="p/k/header"><source>a</source><target>Erste</target></trans-unit>
             </body></file></xliff>
             """)
         #expect(file.units.count == 1)
         #expect(file.units.first?.target?.value == "Erste")
+        #expect(file.units.first?.isAmbiguous == false)
         #expect(diagnostics.map(\.code) == ["XLF009"])
         #expect(diagnostics.first?.severity == .warning)
         #expect(diagnostics.first?.location.line == 4)
         #expect(diagnostics.first?.location.column == 17)
-        #expect(diagnostics.first?.message == "unit id 'p/k/header' appears again; msgc uses the first one on line 3 and ignores this one")
+        #expect(diagnostics.first?.message
+            == "unit id 'p/k/header' appears again with the same target; msgc uses the first one on line 3 and ignores this one")
+    }
+
+    @Test("a unit id repeated with another target is an error and neither unit is used")
+    func conflictingUnits() {
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="m" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
+            <trans-unit id="p/k/header"><source>a</source><target>Erste</target></trans-unit>
+            <trans-unit id="p/k/header"><source>a</source><target>Zweite</target></trans-unit>
+            <trans-unit id="p/k/header"><source>a</source><target>Erste</target></trans-unit>
+            </body></file></xliff>
+            """)
+        #expect(file.units.count == 1)
+        #expect(file.units.first?.isAmbiguous == true)
+        #expect(diagnostics.map(\.code) == ["XLF013", "XLF009"])
+        #expect(diagnostics.first?.severity == .error)
+        #expect(diagnostics.first?.location.line == 4)
+        #expect(diagnostics.first?.message
+            == "unit id 'p/k/header' appears again with a different target than the one on line 3; neither is used")
+    }
+
+    @Test("2.0: repeated names are reported as names; names that repeat give way to unique ids")
+    func repeatedNames20() throws {
+        // Symfony's XLIFF 2.0 dumper names each unit after its message key and writes no state.
+        let (symfonyFile, symfonyDiagnostics) = Support.read("""
+            <?xml version="1.0" encoding="utf-8"?>
+            <xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en-US" trgLang="de-DE">
+              <file id="messages.de-DE">
+                <unit id="a1" name="p/k/header"><segment><source>a</source><target>Erste</target></segment></unit>
+                <unit id="p:k:body" name="p/k/header"><segment><source>b</source><target>Zweite</target></segment></unit>
+              </file>
+            </xliff>
+            """)
+        #expect(symfonyDiagnostics.isEmpty)
+        #expect(symfonyFile.units.map(\.id.value) == ["a1", "p/k/body"])
+        #expect(symfonyFile.units.map(\.state) == [.translated, .translated])
+
+        let (namedFile, namedDiagnostics) = Support.read("""
+            <xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en-US" trgLang="de-DE"><file id="f">
+            <unit name="p/k/header"><segment><source>a</source><target>Erste</target></segment></unit>
+            <unit name="p/k/header"><segment><source>a</source><target>Zweite</target></segment></unit>
+            </file></xliff>
+            """)
+        #expect(namedDiagnostics.map(\.code) == ["XLF013"])
+        #expect(namedDiagnostics.first?.message.hasPrefix("unit name 'p/k/header' appears again") == true)
+        #expect(namedFile.units.map(\.isAmbiguous) == [true])
     }
 
     @Test("several <file> elements must agree on the target language")

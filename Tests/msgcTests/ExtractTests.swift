@@ -62,7 +62,7 @@ import Testing
         ("de-DE.xliff", "<target state=\"final\">", "<target state=\"final\">Bad & ", "but it cannot be read"),
         ("de_DE.xliff", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><!DOCTYPE x>",
          "but it cannot be read"),
-        ("de-DE.xliff", "target-language=\"de-DE\"", "target-language=\"de-de\"", "but its target language is 'de-de', not 'de-DE'"),
+        ("de-DE.xliff", "target-language=\"de-DE\"", "target-language=\"de_DE\"", "but its target language is 'de_DE', not 'de-DE'"),
     ])
     func keepsTranslationsItCannotRead(name: String, original: String, replacement: String, reason: String) throws {
         let copy = try exampleCopy()
@@ -87,6 +87,26 @@ import Testing
         #expect(try Data(contentsOf: translations.appendingPathComponent(name)) == broken)
         // Other locales are extracted as before.
         #expect(try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "fr-FR"]).status == 0)
+    }
+
+    /// A target language in another case (`de-de`, as Microsoft's tools write it) is the
+    /// project's locale: lint warns, and extract carries every translation over.
+    @Test func targetLanguageInAnotherCaseIsTheLocale() throws {
+        let copy = try exampleCopy()
+        let file = copy.appendingPathComponent("translations/de-DE.xliff")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "target-language=\"de-DE\"", with: "target-language=\"de-de\"").utf8).write(to: file)
+
+        let lint = try MsgcRunner.run(["lint", "--content", copy.path])
+        #expect(lint.status == 0)
+        #expect(lint.stdout.contains(
+            "warning: target language 'de-de' is the project's locale 'de-DE' written in another case; the file is used for de-DE [LOC008]"))
+        #expect(!lint.stdout.contains("LOC003"))
+        let original = try MsgcRunner.run(["extract", "--content", example.path, "--locale", "de-DE"])
+        let extract = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-de"])
+        #expect(extract.status == 0)
+        #expect(extract.stderr.contains("warning: --locale 'de-de' is the project's locale 'de-DE' in another case; using de-DE"))
+        #expect(extract.stdout == original.stdout)
     }
 
     @Test func refusesTheSourceLocaleAndUnknownLocales() throws {

@@ -12,8 +12,12 @@ import Model
 ///       "notReady": [ { "key": "benefits", "default": false, "reasons": [ { "reason": "stale", "fields": ["header"] } ] } ] } ] } ] }
 /// ```
 ///
-/// Reasons: `missing`, `stale` (`fields`); `below-minimum-state` (`fields`, `states`);
-/// `failing-rule` (`code`, `message`); `rejected` (`upload`); `pending` (`upload`, `state`:
+/// Reasons, in this order within a message: `missing` (`fields`: no unit, or an empty
+/// target); `not-translated` (`fields`, `states`: a target whose state says it is not translated
+/// yet, `states` as the files wrote them, `no state` where none was written); `stale` (`fields`:
+/// translated from an older source text); `below-minimum-state` (`fields`, `states`); `ambiguous`
+/// (`fields`: the unit is repeated in its file with different targets); `failing-rule` (`code`,
+/// `message`: an error in this message in this locale); `rejected` (`upload`); `pending` (`upload`, `state`:
 /// Apple's state, or null when not uploaded yet). An `upload` is `{ "kind": "message" | "image",
 /// "identifier": …, "image": path }` (`image` only for images). Arrays keep the report's
 /// order (products as in msgc.yaml, locales source first, messages by key); object keys are sorted.
@@ -72,9 +76,9 @@ public enum CoverageJSONRenderer {
     static func reason(_ reason: CoverageReason) -> JSONValue {
         var object: [String: JSONValue] = ["reason": .string(reason.kind.rawValue)]
         switch reason {
-        case .missing(let fields), .stale(let fields):
+        case .missing(let fields), .stale(let fields), .ambiguous(let fields):
             object["fields"] = .array(fields.map { .string($0) })
-        case .belowMinimumState(let fields, let states):
+        case .belowMinimumState(let fields, let states), .notTranslated(let fields, let states):
             object["fields"] = .array(fields.map { .string($0) })
             object["states"] = .array(states.map { .string($0) })
         case .failingRule(let code, let message):

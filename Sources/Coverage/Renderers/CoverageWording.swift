@@ -15,8 +15,12 @@ public enum CoverageWording {
         switch reason {
         case .missing(let fields):
             return fields.isEmpty ? "missing" : "missing: \(fields.joined(separator: ", "))"
+        case .notTranslated(let fields, let states):
+            return "not translated (\(states.joined(separator: ", "))): \(fields.joined(separator: ", "))"
         case .stale(let fields):
             return "stale: \(fields.joined(separator: ", "))"
+        case .ambiguous(let fields):
+            return "ambiguous (repeated units with different targets): \(fields.joined(separator: ", "))"
         case .belowMinimumState(let fields, let states):
             return "below minimumState (\(states.joined(separator: ", "))): \(fields.joined(separator: ", "))"
         case .failingRule(let code, let message):

@@ -116,9 +116,9 @@ enum TerminalWidth {
 /// Keeps characters that a terminal would act on (controls, escapes) or that reorder or hide
 /// text (bidi controls, zero-width characters) from reaching the terminal as themselves:
 /// a diagnostic about a right-to-left override must not reorder the report it is in.
-enum TerminalText {
+public enum TerminalText {
     /// Message text with such characters written as `<U+202E>`.
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             if isHazard(scalar) {

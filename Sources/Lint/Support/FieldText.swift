@@ -203,14 +203,17 @@ func decodeUTF8Scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) 
 }
 
 extension FieldText {
-    /// Every field of every message in every locale that has all its texts, in the order of
-    /// the localization's candidates and then of the fields (`LintContext.fieldTexts`).
+    /// Every field of every message in every locale that has a text there, in the order of the
+    /// localization's candidates, then its partly translated messages, then of the fields
+    /// (`LintContext.fieldTexts`).
     ///
     /// The source-locale texts are made first, so that each translation can point at its
     /// source's (whose numbers and NFC form it is compared with in every locale); then the
     /// candidates are walked in chunks on every core, and the chunks joined in order.
     static func all(in localization: Localization) -> [FieldText] {
-        let candidates = localization.candidates
+        // Partly translated messages too: each translation a unit carries is checked whether or
+        // not the rest of its message is translated.
+        let candidates = localization.partials.isEmpty ? localization.candidates : localization.candidates + localization.partials
         // Keyed by where the message starts; each translation checks that the text it gets is
         // its message's source text, so that two messages at one place (a hand-made catalog)
         // never lend each other their sources.

@@ -1,5 +1,6 @@
 import LanguageTags
 import Model
+import Parser
 
 /// One place where the project writes a locale tag: msgc.yaml's `sourceLocale`, `locales`,
 /// `extraLocales` and product `locales`, and each XLIFF file's target language.
@@ -22,8 +23,14 @@ extension LocaleTagSite {
         for product in config.products {
             sites += (product.locales ?? []).map { LocaleTagSite(tag: $0, isExtraLocale: false) }
         }
+        // A target language that names a project locale in another case binds to it: LOC008
+        // says so, and the tag's case is no error here.
+        let binding = LocaleBinding(config)
         sites += catalog.translationFiles.compactMap { file in
-            file.targetLanguage.map { LocaleTagSite(tag: $0, isExtraLocale: false, isPseudoLocale: PseudoLocale.isPseudo($0.value)) }
+            file.targetLanguage.flatMap { tag in
+                binding.isCaseVariant(tag.value)
+                    ? nil : LocaleTagSite(tag: tag, isExtraLocale: false, isPseudoLocale: PseudoLocale.isPseudo(tag.value))
+            }
         }
         return sites
     }

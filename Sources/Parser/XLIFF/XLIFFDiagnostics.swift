@@ -144,11 +144,35 @@ public enum XLIFFDiagnostics {
 
     public static let duplicateUnit = RuleInfo(
         code: "XLF009", name: "duplicate-xliff-unit", severity: .warning,
-        summary: "Two units of an XLIFF file have the same id.",
+        summary: "A unit of an XLIFF file repeats an earlier unit's id (2.0: name) with the same target.",
         rationale: """
-            Unit ids are unique within an XLIFF file. When a tool or a manual merge repeats one, \
-            msgc uses the first and ignores the others, which may not be the translation the \
-            translator meant.
+            Unit ids are unique within an XLIFF file. When a tool or a manual merge repeats a unit \
+            with the same target, nothing is lost: msgc uses the first and ignores the repeat, and \
+            the warning asks for a clean file. A repeat with a different target is XLF013.
+            """,
+        examples: [
+            .validFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</target>")),
+            .invalidFile(examplePath, example(
+                target: "<target state=\"translated\">Bleiben Sie bei Premium</target>",
+                extraUnit: """
+                      <trans-unit id="⟦com.example.news.premium.yearly/winback/header⟧">
+                        <source>Stay with Premium</source>
+                        <target state="translated">Bleiben Sie bei Premium</target>
+                      </trans-unit>
+
+                """)),
+        ])
+
+    public static let conflictingUnits = RuleInfo(
+        code: "XLF013", name: "conflicting-xliff-units", severity: .error,
+        summary: "Two units of an XLIFF file have the same id (2.0: name) and different targets.",
+        rationale: """
+            When a file holds two translations of one field, msgc cannot tell which the translator \
+            meant: taking the first would ship a text that may be the outdated one. Neither is \
+            used, and the message is not ready in that locale until one of the units is removed. \
+            In XLIFF 2.0 units are matched by `name` only where names are unique in the file, else \
+            by `id`. A repeated unit that matches no message field is never used anyway: there \
+            this is a warning.
             """,
         examples: [
             .validFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</target>")),
@@ -216,6 +240,7 @@ public enum XLIFFDiagnostics {
     public static let infos: [RuleInfo] = [
         malformedXML, doctype, notXLIFF, unsupportedVersion, nestedTooDeeply, fileTooLarge, unsupportedEncoding,
         inlineMarkupInTarget, duplicateUnit, conflictingTargetLanguages, missingTargetLanguage, incompleteUnit,
+        conflictingUnits,
     ]
 
     // MARK: - Factories
@@ -262,24 +287,44 @@ public enum XLIFFDiagnostics {
         make(unsupportedEncoding, location, message, fixIts: [FixIt("save the file as UTF-8")])
     }
 
+    /// `isMessageField` false: the unit matches no message field, so its translation is never
+    /// used and the markup in it is a warning, with a note that says why.
     static func inlineMarkup(unitID: String, elements: [Located<String>], at location: SourceLocation,
-                             subject: Subject?) -> Diagnostic {
+                             subject: Subject?, isMessageField: Bool = true) -> Diagnostic {
         let names = elements.map { "<\($0.value)>" }
         var unique: [String] = []
         for name in names where !unique.contains(name) { unique.append(name) }
         let noun = elements.count == 1 ? "inline element" : "inline elements"
-        return make(inlineMarkupInTarget, location,
+        var diagnostic = make(inlineMarkupInTarget, location,
                     "target of unit '\(unitID)' contains \(noun) \(unique.joined(separator: ", ")); Apple shows plain text only",
                     notes: elements.dropFirst().map { Note("also <\($0.value)> here", at: $0.location) },
                     fixIts: [FixIt("write the target as plain text, without markup")],
-                    subject: subject)
+                    subject: isMessageField ? subject : nil)
+        if !isMessageField { diagnostic.lowerForOrphanUnit() }
+        return diagnostic
     }
 
-    static func duplicateUnit(id: String, firstLine: Int?, at location: SourceLocation, first: SourceLocation) -> Diagnostic {
+    /// `noun` is "unit id" or "unit name", whichever keys the file's units.
+    static func duplicateUnit(noun: String, id: String, firstLine: Int?, at location: SourceLocation, first: SourceLocation) -> Diagnostic {
         let earlier = firstLine.map { " on line \($0)" } ?? ""
         return make(duplicateUnit, location,
-                    "unit id '\(id)' appears again; msgc uses the first one\(earlier) and ignores this one",
-                    notes: [Note("first unit with this id", at: first)])
+                    "\(noun) '\(id)' appears again with the same target; msgc uses the first one\(earlier) and ignores this one",
+                    notes: [Note("first unit with this \(noun.dropFirst(5))", at: first)],
+                    fixIts: [FixIt("delete the repeated unit")])
+    }
+
+    static func conflictingUnits(
+        noun: String, id: String, firstLine: Int?, at location: SourceLocation, first: SourceLocation, isMessageField: Bool
+    ) -> Diagnostic {
+        // No subject: the unit's message is not ready in the locale because its field is
+        // ambiguous (a gap the localizer reports), which says it once, in coverage too.
+        let earlier = firstLine.map { " on line \($0)" } ?? ""
+        var diagnostic = make(conflictingUnits, location,
+                    "\(noun) '\(id)' appears again with a different target than the one\(earlier); neither is used",
+                    notes: [Note("first unit with this \(noun.dropFirst(5))", at: first)],
+                    fixIts: [FixIt("keep the unit with the right translation and delete the other")])
+        if !isMessageField { diagnostic.lowerForOrphanUnit() }
+        return diagnostic
     }
 
     static func conflictingTargetLanguage(_ language: String, earlier: String, at location: SourceLocation) -> Diagnostic {
@@ -348,5 +393,15 @@ public enum XLIFFDiagnostics {
         </xliff>
 
         """
+    }
+}
+
+extension Diagnostic {
+    /// An error about a unit that matches no message field becomes a warning: the unit's
+    /// translation is never used, so nothing it holds can reach Apple.
+    mutating func lowerForOrphanUnit() {
+        guard severity == .error else { return }
+        severity = .warning
+        notes.append(Note("the unit matches no message field, so its translation is never used"))
     }
 }

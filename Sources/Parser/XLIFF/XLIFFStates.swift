@@ -29,11 +29,14 @@ public enum XLIFFStates {
         return isApproved ? max(state, .reviewed) : state
     }
 
-    /// The state of an XLIFF 2.0 segment with a target: `initial` (the default), `translated`,
-    /// `reviewed`, `final`; anything else counts as untranslated.
+    /// The state of an XLIFF 2.0 segment with a non-empty target: `initial`, `translated`,
+    /// `reviewed`, `final`. A segment with no `state` counts as translated, as a 1.2 target with
+    /// none does: XLIFF 2.0 makes `initial` the default, but Symfony's dumper and other tools
+    /// write no state on any segment, and a target someone wrote is a translation. `initial` and
+    /// anything else count as untranslated.
     public static func state(xliff20 raw: String?) -> TranslationState {
         switch raw {
-        case "translated": .translated
+        case nil, "translated": .translated
         case "reviewed": .reviewed
         case "final": .final
         default: .untranslated

@@ -170,6 +170,9 @@ struct XLIFFUnitCollector {
     /// The catalog's unit ids and source texts, whose strings a unit keeps where its own are
     /// the same bytes; and the entry of the unit being read, and where to look for the next.
     private let messageTexts: MessageUnitTexts?
+    /// Whether the collector was given the messages' fields (perhaps none), so that it can
+    /// tell a unit that is some message's field from one that is none's.
+    private let knowsMessages: Bool
     private var messageTextIndex: Int?
     private var nextMessageTextIndex = 0
 
@@ -211,6 +214,16 @@ struct XLIFFUnitCollector {
     private var unitIDs: Set<String> = []
     private var unitIDClass: Int?
     private var isIDClassKept: [Bool] = []
+    /// Units whose id an earlier unit has too, by index in `units`: sorted out by
+    /// `resolveRepeatedIDs` once the document is read.
+    private var repeatedIDUnits: [Int] = []
+    /// For 2.0, by index in `units`: whether the unit is keyed by its `name`, and its `id` (`:`
+    /// read as `/`) to key it by when the file's names are not unique. Empty for 1.2.
+    private var isKeyedByName: [Bool] = []
+    private var alternateIDs: [Located<String>?] = []
+    /// Whether each unit's id matched one of the messages' fields: nil when the collector was
+    /// given no messages, and cannot tell.
+    private var isMessageFieldUnit: [Bool]? = nil
     /// Fewer bytes than a unit of XLIFF takes even without notes: the set of ids is made that
     /// large at once rather than grown (and rehashed) a doubling at a time.
     private static let bytesPerUnitEstimate = 256
@@ -219,6 +232,7 @@ struct XLIFFUnitCollector {
         self.path = path
         self.utf8 = utf8
         self.messageTexts = messageTexts.flatMap { $0.count == 0 ? nil : $0 }
+        self.knowsMessages = messageTexts != nil
     }
 
     // MARK: - Events
@@ -290,6 +304,10 @@ struct XLIFFUnitCollector {
 
     /// Called once the whole document has been read without error.
     mutating func finishDocument() {
+        // A file without a target language cannot be used at all: it gets the one diagnostic
+        // below, not one for each of its units.
+        if !repeatedIDUnits.isEmpty { resolveRepeatedIDs(reports: targetLanguage != nil) }
+        if targetLanguage != nil { reportInlineMarkup() }
         if targetLanguage == nil, let version, let location = version == .v1_2 ? firstFileLocation ?? rootLocation : rootLocation {
             diagnostics.append(XLIFFDiagnostics.missingTargetLanguage(version: version, at: location))
         }
@@ -350,6 +368,8 @@ struct XLIFFUnitCollector {
             parts.append(Part(isSegment: true, state: nil))
         } else if let name = nonEmpty(element.attribute("name")) {
             builder.id = name
+            builder.isKeyedByName = true
+            builder.alternateID = nonEmpty(element.attribute("id")).map { $0.map { $0.replacingColons() } }
         } else if let id = nonEmpty(element.attribute("id")) {
             builder.id = id.map { $0.replacingColons() }
         }
@@ -476,13 +496,7 @@ struct XLIFFUnitCollector {
             diagnostics.append(XLIFFDiagnostics.unitWithoutSource(id: id.value, at: builder.location))
             return
         }
-        guard isFirst(id.value) else {
-            let first = units.first { $0.id.value == id.value }!.id.location
-            diagnostics.append(XLIFFDiagnostics.duplicateUnit(
-                id: id.value, firstLine: first.line, at: id.location.spanning(scalars: id.value.unicodeScalars.count),
-                first: first))
-            return
-        }
+        let isRepeated = !isFirst(id.value)
 
         let source = Located(
             sourceCount == 1 ? parts[firstSourceIndex].source!.text : parts.compactMap(\.source?.text).joined(),
@@ -501,16 +515,80 @@ struct XLIFFUnitCollector {
         }
         let markup = targetCount == 0 ? [] : targetCount == 1 ? parts[firstTargetIndex].target!.markup
             : parts.flatMap { $0.target?.markup ?? [] }
+        if isRepeated { repeatedIDUnits.append(units.count) }
+        if version == .v2_0 {
+            isKeyedByName.append(builder.isKeyedByName)
+            alternateIDs.append(builder.alternateID)
+        }
+        if knowsMessages {
+            if isMessageFieldUnit == nil { isMessageFieldUnit = [] }
+            isMessageFieldUnit!.append(unitIDClass != nil)
+        }
         units.append(TranslationUnit(
             id: id, source: source, target: target, state: target == nil ? .untranslated : state,
             rawState: rawState, inlineMarkup: markup, location: builder.location))
+    }
 
-        if let first = markup.first {
-            let subject = units[units.count - 1].parsedID.map {
-                Subject(product: $0.product, key: $0.key, locale: targetLanguage?.value)
+    /// Sorts out units that repeat an earlier unit's id, once the whole file is read.
+    ///
+    /// In 2.0 units are keyed by `name` only where names are unique in the file: a tool that
+    /// writes a name per source string (Symfony's dumper writes the message key) may repeat one,
+    /// and then each unit's `id` keys it. A repeat with the same target as the first is noise
+    /// (XLF009, a warning); one with a different target makes the id ambiguous (XLF013): neither
+    /// is used, since msgc cannot tell which the translator meant. Repeats are dropped either way.
+    private mutating func resolveRepeatedIDs(reports: Bool) {
+        var isKeyedByName = self.isKeyedByName
+        if repeatedIDUnits.contains(where: { $0 < isKeyedByName.count && isKeyedByName[$0] }),
+           isKeyedByName.indices.allSatisfy({ !isKeyedByName[$0] || alternateIDs[$0] != nil }) {
+            // Names repeat, and every named unit has an id: key each by its id instead.
+            for index in isKeyedByName.indices where isKeyedByName[index] {
+                units[index].id = alternateIDs[index]!
+                isKeyedByName[index] = false
             }
+        }
+        var firstIndexOfID: [String: Int] = [:]
+        var isKept = [Bool](repeating: true, count: units.count)
+        for index in units.indices {
+            let id = units[index].id.value
+            guard let first = firstIndexOfID[id] else {
+                firstIndexOfID[id] = index
+                continue
+            }
+            isKept[index] = false
+            if units[index].target?.value != units[first].target?.value { units[first].isAmbiguous = true }
+            guard reports else { continue }
+            let noun = index < isKeyedByName.count && isKeyedByName[index] ? "unit name" : "unit id"
+            let location = units[index].id.location.spanning(scalars: id.unicodeScalars.count)
+            if units[index].target?.value == units[first].target?.value {
+                diagnostics.append(XLIFFDiagnostics.duplicateUnit(
+                    noun: noun, id: id, firstLine: units[first].id.location.line, at: location, first: units[first].id.location))
+            } else {
+                diagnostics.append(XLIFFDiagnostics.conflictingUnits(
+                    noun: noun, id: id, firstLine: units[first].id.location.line, at: location, first: units[first].id.location,
+                    isMessageField: isMessageFieldUnit?[index] ?? true))
+            }
+        }
+        var kept: [TranslationUnit] = []
+        kept.reserveCapacity(units.count)
+        var keptIsMessageField: [Bool] = []
+        for index in units.indices where isKept[index] {
+            kept.append(units[index])
+            if let isMessageFieldUnit { keptIsMessageField.append(isMessageFieldUnit[index]) }
+        }
+        units = kept
+        if isMessageFieldUnit != nil { isMessageFieldUnit = keptIsMessageField }
+    }
+
+    /// One XLF008 per unit whose target holds inline markup: an error where the unit is a
+    /// message's field, a warning where it matches none (its translation is never used).
+    private mutating func reportInlineMarkup() {
+        for index in units.indices {
+            guard let first = units[index].inlineMarkup.first else { continue }
+            let unit = units[index]
+            let subject = unit.parsedID.map { Subject(product: $0.product, key: $0.key, locale: targetLanguage?.value) }
             diagnostics.append(XLIFFDiagnostics.inlineMarkup(
-                unitID: id.value, elements: markup, at: first.location, subject: subject))
+                unitID: unit.id.value, elements: unit.inlineMarkup, at: first.location, subject: subject,
+                isMessageField: isMessageFieldUnit?[index] ?? true))
         }
     }
 
@@ -587,6 +665,10 @@ private struct Part {
 private struct UnitBuilder {
     var location: SourceLocation
     var id: Located<String>?
+    /// 2.0: whether `id` holds the unit's `name`; then its `id` attribute (`:` read as `/`),
+    /// if any, for a file whose names turn out not to be unique.
+    var isKeyedByName = false
+    var alternateID: Located<String>?
     var isApproved = false
     var isGettextHeader = false
 }

@@ -29,8 +29,9 @@ extension Msgc {
                 are ready. A state file that cannot be used exits 2.
                 """)
 
-        @Option(name: .long, help: ArgumentHelp("The content tree to read.", valueName: "dir"))
-        var content: String = "content"
+        @Option(name: .long, help: ArgumentHelp(
+            "The content tree to read (default: the current folder when it holds msgc.yaml, else ./content).", valueName: "dir"))
+        var content: String?
 
         @Option(name: .long, help: "Report format: \(CoverageFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
         var format: CoverageFormat = .table
@@ -61,14 +62,14 @@ extension Msgc {
         }
 
         func run() throws {
-            try CommonOptions.requireContentTree(at: content)
+            try ContentTreeLocation.require(explicit: content)
+            let content = ContentTreeLocation.path(explicit: content)
             let appleState = try StateOption.load(state, color: color)
             let compilation = Compilation.compile(root: URL(fileURLWithPath: content))
             ProcessLifetime.keepUntilExit(compilation)
             if compilation.hasIOFailure {
                 let failures = compilation.diagnostics.filter { ParserDiagnostics.ioFailureCodes.contains($0.code) }
-                let prefix = content.hasSuffix("/") ? content : content + "/"
-                let options = RenderOptions(pathPrefix: prefix, sources: compilation.catalog.sourceFiles, useColor: color.isEnabled(for: .standardError))
+                let options = RenderOptions(pathPrefix: ContentTreeLocation.pathPrefix(content), sources: compilation.catalog.sourceFiles, useColor: color.isEnabled(for: .standardError))
                 Output.write(HumanRenderer.render(failures, options: options), to: .standardError)
                 throw ExitStatus.failure.exitCode
             }

@@ -37,6 +37,7 @@ extension Msgc {
             try options.requireContentTree()
             let (catalog, diagnostics) = ContentTree(root: options.contentURL).load()
             try options.refuseBlockingErrors(catalog, diagnostics, nothing: "nothing was extracted")
+            let locale = projectLocale(named: locale, among: catalog.config?.locales.map(\.value) ?? [], quiet: options.quiet)
             let document: String
             do {
                 document = try XLIFFExport.document(

@@ -2,30 +2,97 @@ import ArgumentParser
 import Foundation
 import Lint
 import Model
+import Parser
 
 extension Msgc {
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "lint",
             abstract: "Check the content tree and print every problem found.",
-            discussion: "Exits 1 if any error is found (with --strict, any warning too), 2 if a file cannot be read.")
+            discussion: """
+                With paths, reports only what is found in those files (or folders) of the content tree: \
+                `msgc lint translations/de-DE.xliff` checks a translator's returned file. The whole tree \
+                is still read, since a translation is judged against its messages.
+
+                Exits 1 if any error is found (with --strict, any warning too), 2 if a file cannot be read.
+                """)
 
         @OptionGroup var options: CommonOptions
 
         @Flag(name: .long, help: "Treat warnings as errors.")
         var strict = false
 
+        @Argument(help: ArgumentHelp("Report only what is found in these files or folders of the content tree.", valueName: "path"))
+        var paths: [String] = []
+
         func run() throws {
             try options.requireContentTree()
+            let scope = try LintScope(paths: paths, contentPath: options.contentPath)
             let compilation = Compilation.compile(root: options.contentURL)
             ProcessLifetime.keepUntilExit(compilation)
-            let diagnostics = strict ? compilation.diagnostics.escalatingWarnings() : compilation.diagnostics
+            let found = scope.map { scope in compilation.diagnostics.filter { scope.contains($0.location.path) } } ?? compilation.diagnostics
+            let diagnostics = strict ? found.escalatingWarnings() : found
             Output.write(options.render(diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput), to: .standardOutput)
             if options.format == .human && !options.quiet {
                 Output.write(DiagnosticSummary.line(for: diagnostics) + "\n", to: .standardOutput)
             }
-            if compilation.hasIOFailure { throw ExitStatus.failure.exitCode }
+            if found.contains(where: { ParserDiagnostics.ioFailureCodes.contains($0.code) }) { throw ExitStatus.failure.exitCode }
             if diagnostics.errorCount > 0 { throw ExitStatus.diagnostics.exitCode }
         }
+    }
+}
+
+/// The files `msgc lint PATH…` reports on, as root-relative paths of the content tree.
+struct LintScope {
+    /// Root-relative files, and folders (ending in `/`; the empty string for the root itself).
+    private var files: Set<String> = []
+    private var folders: [String] = []
+
+    /// Nil when no path is given: everything is reported. Each path must exist and lie inside
+    /// the content tree, or the command ends with exit status 2 and says which does not.
+    init?(paths: [String], contentPath: String) throws {
+        guard !paths.isEmpty else { return nil }
+        guard let root = Self.realPath(contentPath) else {
+            throw ValidationError("cannot resolve the content tree '\(TerminalText.escaped(contentPath))'")
+        }
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ValidationError("'\(TerminalText.escaped(path))' does not exist")
+            }
+            // The folder holding the path is resolved, not the path itself: a translation file
+            // that is a symbolic link is still the file of the tree it is named in.
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            let absolute: String
+            if isDirectory.boolValue {
+                guard let resolved = Self.realPath(url.path) else { throw ValidationError("cannot resolve '\(TerminalText.escaped(path))'") }
+                absolute = resolved
+            } else {
+                guard let folder = Self.realPath(url.deletingLastPathComponent().path) else {
+                    throw ValidationError("cannot resolve '\(TerminalText.escaped(path))'")
+                }
+                absolute = folder == "/" ? "/" + url.lastPathComponent : folder + "/" + url.lastPathComponent
+            }
+            if absolute == root {
+                folders.append("")
+                continue
+            }
+            guard absolute.hasPrefix(root == "/" ? "/" : root + "/") else {
+                throw ValidationError(
+                    "'\(TerminalText.escaped(path))' is not inside the content tree '\(TerminalText.escaped(contentPath))'; pass --content DIR for the tree it belongs to")
+            }
+            let relative = String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))
+            if isDirectory.boolValue { folders.append(relative + "/") } else { files.insert(relative) }
+        }
+    }
+
+    func contains(_ path: String) -> Bool {
+        files.contains(path) || folders.contains { $0.isEmpty || path.hasPrefix($0) }
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -41,6 +41,7 @@ extension Msgc {
                 throw (compilation.hasIOFailure ? ExitStatus.failure : ExitStatus.diagnostics).exitCode
             }
             let available = PreviewGallery.locales(compilation)
+            let locale = locale.map { projectLocale(named: $0, among: available, quiet: options.quiet) }
             if let locale, !available.contains(locale) {
                 throw ValidationError("'\(locale)' is not a locale of this project; choose one of \(available.joined(separator: ", "))")
             }

@@ -1,4 +1,5 @@
 import Model
+import Parser
 
 /// Finds two XLIFF files that translate into the same locale.
 ///
@@ -18,16 +19,19 @@ struct DuplicateTranslationLocale: LintRule {
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
+        // Tags that differ only in case name one locale (`de-de` and `de-DE`).
+        let binding = LocaleBinding(context.config)
         var first: [String: TranslationFile] = [:]
         var diagnostics: [Diagnostic] = []
         for file in context.catalog.translationFiles where file.isReadable {
             guard let tag = file.targetLanguage else { continue }
-            guard let earlier = first[tag.value] else {
-                first[tag.value] = file
+            let locale = binding.locale(for: tag.value)
+            guard let earlier = first[locale] else {
+                first[locale] = file
                 continue
             }
             diagnostics.append(diagnose(
-                "'\(file.path)' translates into '\(tag.value)' like '\(earlier.path)'; msgc uses only '\(earlier.path)'",
+                "'\(file.path)' translates into '\(locale)' like '\(earlier.path)'; msgc uses only '\(earlier.path)'",
                 at: tag.valueSpan, notes: [Note("the file msgc uses", at: earlier.targetLanguage?.location)],
                 fixIts: [FixIt("merge the two files into one, or delete the one that is out of date")]))
         }

@@ -1,5 +1,6 @@
 import LanguageTags
 import Model
+import Parser
 
 /// Finds XLIFF files whose target language is not one of the project's locales.
 ///
@@ -19,8 +20,10 @@ struct TranslationLocaleNotInProject: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         let projectLocales = Set(context.config.locales.map(\.value))
+        let binding = LocaleBinding(context.config)
         return context.catalog.translationFiles.compactMap { (file: TranslationFile) -> Diagnostic? in
-            guard file.isReadable, let tag = file.targetLanguage, !projectLocales.contains(tag.value),
+            guard file.isReadable, let tag = file.targetLanguage, !projectLocales.contains(binding.locale(for: tag.value)),
+                  !binding.isCaseVariant(tag.value),
                   tag.value != context.config.sourceLocale.value, !PseudoLocale.isPseudo(tag.value),
                   LanguageTagChecker.check(tag.value, extraLocales: context.config.extraLocales.map(\.value)).isEmpty
             else { return nil }

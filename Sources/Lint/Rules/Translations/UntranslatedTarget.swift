@@ -1,0 +1,31 @@
+import Model
+
+/// Finds targets with text whose state says they are not translated yet.
+///
+/// XLIFF 1.2 `new`, `needs-translation`, `needs-adaptation`, `needs-l10n` and `x-…` states, and
+/// XLIFF 2.0 `initial`, mark a target as work not done: a CAT tool may have filled it from
+/// translation memory, machine translation or the source. msgc does not ship it, and says so,
+/// so that a translator who forgot to confirm a segment learns why it is missing.
+struct UntranslatedTarget: LintRule {
+    static let info = RuleInfo(
+        code: "TRN004", name: "untranslated-target", severity: .warning,
+        summary: "A target has text, but its state says it is not translated yet.",
+        rationale: "A CAT tool fills targets from translation memory or machine translation and marks them `new` or `needs-translation` (XLIFF 1.2) or `initial` (2.0) until a translator confirms them. msgc never ships such a target; the warning says why its message is not ready in that locale. A target with no state counts as translated.",
+        examples: [
+            .valid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium")]),
+            .invalid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(
+                source: "Stay with Premium", target: "Bleiben Sie bei Premium", state: "needs-translation", mark: .targetText)]),
+        ])
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        context.localization.gaps.compactMap { gap in
+            guard case .notTranslated(let raw) = gap.reason, let unit = gap.unit, let target = unit.target else { return nil }
+            let written = raw.map { "state '\($0)'" } ?? "its state"
+            return diagnose(
+                "\(gap.field.displayName) target in \(gap.subject.locale ?? "") is not used: \(written) says it is not translated yet",
+                at: target.valueSpan,
+                fixIts: [FixIt("confirm the translation in your translation tool (state 'translated' or later), or empty the target")],
+                subject: gap.subject)
+        }
+    }
+}
