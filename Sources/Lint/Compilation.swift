@@ -24,6 +24,12 @@ public struct Compilation: Sendable {
         var (catalog, parseDiagnostics) = ContentTree(root: root).load()
         let localization = Localizer.localize(catalog)
         if let binding = catalog.config.map(LocaleBinding.init) { parseDiagnostics = parseDiagnostics.map { bindingLocale($0, binding) } }
+        // A readable XLIFF file that cannot be used at all (no target language, or the source
+        // locale's) gets one diagnostic that says why, not one for every unit in it.
+        let unusable = Set(catalog.unusableTranslationFiles.map(\.path))
+        if !unusable.isEmpty {
+            parseDiagnostics.removeAll { XLIFFDiagnostics.unitCodes.contains($0.code) && unusable.contains($0.location.path) }
+        }
         let context = catalog.config.map { LintContext(catalog: catalog, config: $0, localization: localization) }
         let findings = context.map(Linter.lint(context:)) ?? []
         var compilation = Compilation(

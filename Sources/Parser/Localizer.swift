@@ -258,6 +258,20 @@ public enum Localizer {
     }
 }
 
+extension Catalog {
+    /// Readable XLIFF files that no locale can ever use: without a target language, or with
+    /// the source locale's (in any case). Each gets one diagnostic that says so, none per unit.
+    public var unusableTranslationFiles: [TranslationFile] {
+        guard let config else { return [] }
+        let binding = LocaleBinding(config)
+        return translationFiles.filter { file in
+            guard file.isReadable else { return false }
+            guard let tag = file.targetLanguage?.value else { return true }
+            return binding.locale(for: tag) == config.sourceLocale.value
+        }
+    }
+}
+
 /// Which of the project's locales an XLIFF file's target language names.
 ///
 /// BCP 47 tags are case-insensitive, and tools write them in every case: Phrase writes
@@ -269,7 +283,7 @@ public struct LocaleBinding: Sendable {
 
     public init(_ config: ProjectConfig) {
         var locales: [String: String] = [:]
-        for locale in [config.sourceLocale] + config.locales + config.products.flatMap({ $0.locales ?? [] }) {
+        for locale in [config.sourceLocale] + config.locales {
             let folded = Self.folded(locale.value)
             if locales[folded] == nil { locales[folded] = locale.value }
         }

@@ -237,6 +237,9 @@ public enum XLIFFDiagnostics {
         ])
 
     /// Every XLIFF diagnostic, in code order.
+    /// The codes of findings about one unit, rather than about the file as a whole.
+    public static let unitCodes: Set<String> = [inlineMarkupInTarget.code, duplicateUnit.code, conflictingUnits.code, incompleteUnit.code]
+
     public static let infos: [RuleInfo] = [
         malformedXML, doctype, notXLIFF, unsupportedVersion, nestedTooDeeply, fileTooLarge, unsupportedEncoding,
         inlineMarkupInTarget, duplicateUnit, conflictingTargetLanguages, missingTargetLanguage, incompleteUnit,

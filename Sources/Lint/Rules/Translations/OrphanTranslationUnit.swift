@@ -17,9 +17,11 @@ struct OrphanTranslationUnit: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         // The units the localizer found for a field are no orphans; only the others are
         // looked up among every field's id, made once and only if there is such a unit.
+        // A file that cannot be used at all says so once (XLF011, TRN005), whatever its units.
+        let unusable = Set(context.catalog.unusableTranslationFiles.map(\.path))
         var fields: Set<String>?
         var diagnostics: [Diagnostic] = []
-        for file in context.catalog.translationFiles where file.isReadable {
+        for file in context.catalog.translationFiles where file.isReadable && !unusable.contains(file.path) {
             let bound = context.localization.boundUnits[file.path]
             for index in file.units.indices where bound?[index] != true {
                 let unit = file.units[index]
