@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The bytes of a file in the content tree's `images/` folder, or why they are not there.
 public struct ImageAsset: Hashable, Sendable {
     public enum Problem: Hashable, Sendable {
@@ -23,31 +25,112 @@ public struct ImageAsset: Hashable, Sendable {
     }
 }
 
-/// A text file of the content tree, kept so renderers can show source snippets.
+/// A text file of the content tree, kept from the first read so renderers can show source
+/// snippets without reading it again.
+///
+/// Lines are found through an index of where each starts, made once, the first time a line is
+/// asked for, and shared by every copy of the file: a snippet costs the same on the last line of
+/// a large file as on the first, however many diagnostics point into it.
 public struct SourceFile: Hashable, Sendable {
-    public var path: String
-    public var text: String
-
-    public init(path: String, text: String) {
-        self.path = path
-        self.text = text
+    /// Where lines break: what the reader that made the file's locations counts.
+    public enum LineBreaks: Hashable, Sendable {
+        /// LF, and CR LF as one break; a carriage return alone is not one. msgc's positions in
+        /// YAML (msgc.yaml, message sources) and JSON count lines so, as most editors do.
+        case lineFeeds
+        /// LF, CR LF and a carriage return alone, as XML counts them (XLIFF): Trados writes
+        /// some files with lone carriage returns.
+        case xml
     }
+
+    public var path: String
+    /// The file's text as UTF-8, from `textStart` on (a byte order mark before it is skipped).
+    public let utf8: [UInt8]
+    public let textStart: Int
+    public let lineBreaks: LineBreaks
+    private let index: LineStarts
+
+    public init(path: String, text: String, lineBreaks: LineBreaks = .lineFeeds) {
+        self.init(path: path, utf8: Array(text.utf8), textStart: 0, lineBreaks: lineBreaks)
+    }
+
+    /// A file whose text is `utf8` from `textStart` on; the bytes are kept as they are, not copied.
+    public init(path: String, utf8: [UInt8], textStart: Int = 0, lineBreaks: LineBreaks) {
+        self.path = path
+        self.utf8 = utf8
+        self.textStart = min(max(textStart, 0), utf8.count)
+        self.lineBreaks = lineBreaks
+        self.index = LineStarts()
+    }
+
+    /// The whole text.
+    public var text: String { String(decoding: utf8[textStart...], as: UTF8.self) }
+
+    /// How many lines the text has: one more than its line breaks (a final line break ends an
+    /// empty last line).
+    public var lineCount: Int { index.starts(of: self).count }
 
     /// The text of 1-based line `number`, without its line break.
     public func line(_ number: Int) -> String? {
-        guard number >= 1 else { return nil }
-        var current = 1
-        var start = text.startIndex
-        var index = text.startIndex
-        while index < text.endIndex {
-            if text[index] == "\n" || text[index] == "\r\n" {
-                if current == number { return String(text[start..<index]) }
-                current += 1
-                start = text.index(after: index)
-            }
-            index = text.index(after: index)
+        let starts = index.starts(of: self)
+        guard number >= 1, number <= starts.count else { return nil }
+        let start = starts[number - 1]
+        var end = number < starts.count ? starts[number] : utf8.count
+        if number < starts.count {
+            // Drop the break itself: LF, CR LF or CR.
+            if end > start, utf8[end - 1] == 0x0A { end -= 1 }
+            if end > start, utf8[end - 1] == 0x0D { end -= 1 }
         }
-        return current == number ? String(text[start..<text.endIndex]) : nil
+        return String(decoding: utf8[start..<end], as: UTF8.self)
+    }
+
+    /// Where each line starts in `utf8`, by the file's `lineBreaks`.
+    static func lineStarts(_ utf8: [UInt8], from textStart: Int, lineBreaks: LineBreaks) -> [Int] {
+        var starts = [textStart]
+        utf8.withUnsafeBufferPointer { bytes in
+            var index = textStart
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x0A:
+                    starts.append(index + 1)
+                case 0x0D:
+                    if index + 1 < bytes.count && bytes[index + 1] == 0x0A {
+                        index += 1
+                        starts.append(index + 1)
+                    } else if lineBreaks == .xml {
+                        starts.append(index + 1)
+                    }
+                default:
+                    break
+                }
+                index += 1
+            }
+        }
+        return starts
+    }
+
+    public static func == (lhs: SourceFile, rhs: SourceFile) -> Bool {
+        lhs.path == rhs.path && lhs.lineBreaks == rhs.lineBreaks && lhs.utf8[lhs.textStart...] == rhs.utf8[rhs.textStart...]
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(utf8.count - textStart)
+    }
+
+    /// The line starts of one file, made the first time they are needed and then kept: copies
+    /// of a `SourceFile` share this, so every renderer uses the one index.
+    private final class LineStarts: @unchecked Sendable {
+        private let lock = DispatchSemaphore(value: 1)
+        private var starts: [Int]?
+
+        func starts(of file: SourceFile) -> [Int] {
+            lock.wait()
+            defer { lock.signal() }
+            if let starts { return starts }
+            let made = SourceFile.lineStarts(file.utf8, from: file.textStart, lineBreaks: file.lineBreaks)
+            starts = made
+            return made
+        }
     }
 }
 

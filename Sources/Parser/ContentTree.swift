@@ -83,18 +83,22 @@ public struct ContentTree: Sendable {
         }
 
         let messageTexts = MessageUnitTexts(messages: messages)
-        for (file, fileDiagnostics) in xliffPaths.concurrentMap({ path in
+        // Each file's text is kept from this one read for snippets: a diagnostic in it never
+        // reads it again.
+        for (file, fileDiagnostics, source) in xliffPaths.concurrentMap({ path -> (TranslationFile, [Diagnostic], SourceFile?) in
             switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
             case .success(let bytes):
-                return XLIFFReader.read(bytes: bytes, path: path, messageTexts: messageTexts)
+                let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: path, messageTexts: messageTexts)
+                return (file, diagnostics, XLIFFReader.snippetSource(bytes: bytes, path: path))
             case .failure(let failure):
                 let file = TranslationFile(
                     path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
-                return (file, [readFailure(failure, path: path)])
+                return (file, [readFailure(failure, path: path)], nil)
             }
         }) {
             translationFiles.append(file)
             diagnostics += fileDiagnostics
+            if let source { sources[file.path] = source }
         }
 
         var images: [String: ImageAsset] = [:]
@@ -120,19 +124,15 @@ public struct ContentTree: Sendable {
         return (catalog, diagnostics)
     }
 
-    /// The text of a file of the tree, for source snippets: nil unless it is valid UTF-8 (with
-    /// or without BOM), or UTF-16 that `XLIFFReader` reads, and no larger than msgc reads for
-    /// XLIFF. UTF-16 is decoded as the reader decodes it, so that lines and columns agree.
+    /// The text of a file of the tree read afresh, for source snippets of a file `load` kept no
+    /// text of: nil unless it is no larger than msgc reads for XLIFF and, outside
+    /// `translations/`, valid UTF-8 (with or without BOM). An XLIFF file reads as
+    /// `XLIFFReader.snippetSource` gives it.
     public func sourceFile(at path: String) -> SourceFile? {
         guard let normalized = Self.normalize(path),
               case .success(let bytes) = FileReader.bytes(at: url(for: normalized), limit: ContentLimits.maxXLIFFBytes)
         else { return nil }
-        // UTF-16 starts with a byte order mark, or has a NUL in the first two bytes of `<?xml`;
-        // UTF-8 text does neither, and is not decoded twice.
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.prefix(2).contains(0),
-           case .success(let text) = XLIFFInputText.decode(bytes), text.encoding != .utf8 {
-            return SourceFile(path: path, text: String(decoding: text.utf8[text.start...], as: UTF8.self))
-        }
+        if normalized.hasPrefix("translations/") { return XLIFFReader.snippetSource(bytes: bytes, path: path) }
         guard case .success(let text) = UTF8Text.decode(bytes) else { return nil }
         return SourceFile(path: path, text: text)
     }

@@ -217,4 +217,26 @@ import Testing
         #expect(nowhere.status == 2)
         #expect(nowhere.stderr.contains("the current folder has no msgc.yaml and there is no ./content"))
     }
+
+    /// Trados writes some files with lone carriage returns; others write CR LF or UTF-16. The
+    /// snippet shows the very line the location names, whatever the line breaks.
+    @Test(arguments: ["\r", "\r\n", "\n"], [false, true])
+    func snippetsShowTheLineTheLocationNames(lineBreak: String, utf16: Bool) throws {
+        let copy = try exampleCopy()
+        let german = copy.appendingPathComponent("translations/de-DE.xliff")
+        var text = try replaceTarget(in: try String(contentsOf: german, encoding: .utf8), unit: "\(Self.winback)/header") { $0 + " 50 %" }
+        text = text.replacingOccurrences(of: "\n", with: lineBreak)
+        if utf16 {
+            text = text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\"")
+            try Data([0xFF, 0xFE] + Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(to: german)
+        } else {
+            try Data(text.utf8).write(to: german)
+        }
+        let lint = try MsgcRunner.run(["lint", "--content", copy.path, "--color", "never"])
+        #expect(lint.status == 1)
+        let lines = lint.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let heading = try #require(lines.firstIndex { $0.contains("translations/de-DE.xliff:112:") })
+        #expect(lines[heading + 2].hasPrefix(" 112 |         <target state=\"final\">Deine Lernserie wartet auf dich 50 %</target>"),
+                "\(lint.stdout)")
+    }
 }

@@ -69,6 +69,21 @@ public enum XLIFFReader {
         return XLIFFReadSession(path: path, text: text, chunkSize: chunkSize, messageTexts: messageTexts).run()
     }
 
+    /// The text of an XLIFF file's `bytes` for source snippets, with XML's line breaks (LF,
+    /// CR LF, a lone CR), as the reader counts them. UTF-8 bytes are kept as they are (after a
+    /// byte order mark), not copied; UTF-16 is decoded as the reader decodes it, so that lines
+    /// and columns agree. Nil for UTF-16 the reader cannot decode.
+    public static func snippetSource(bytes: [UInt8], path: String) -> SourceFile? {
+        // UTF-16 starts with a byte order mark, or has a NUL in the first two bytes of `<?xml`;
+        // UTF-8 text does neither.
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.prefix(2).contains(0) {
+            guard case .success(let text) = XLIFFInputText.decode(bytes) else { return nil }
+            return SourceFile(path: path, utf8: text.utf8, textStart: text.start, lineBreaks: .xml)
+        }
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        return SourceFile(path: path, utf8: bytes, textStart: start, lineBreaks: .xml)
+    }
+
     fileprivate static func unreadable(
         _ path: String, _ diagnostic: Diagnostic, partial collector: XLIFFUnitCollector? = nil
     ) -> (TranslationFile, [Diagnostic]) {

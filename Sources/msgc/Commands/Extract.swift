@@ -49,7 +49,7 @@ extension Msgc {
                 if !reasons.isEmpty {
                     var sources = catalog.sourceFiles
                     let tree = ContentTree(root: options.contentURL)
-                    for path in paths.sorted() { sources[path] = tree.sourceFile(at: path) }
+                    for path in paths.sorted() where sources[path] == nil { sources[path] = tree.sourceFile(at: path) }
                     Output.write(options.render(reasons, sources: sources, to: .standardError), to: .standardError)
                 }
                 Output.write("msgc: \(XLIFFExport.Failure.unusableTranslations(locale, files: files))\n", to: .standardError)
