@@ -141,10 +141,37 @@ enum StateOption {
     }
 }
 
+/// The one way msgc writes to standard output and standard error.
+///
+/// A write that fails ends msgc with exit status 2 and says why on the other stream, if it
+/// still works: `msgc lint > /dev/full`, or a file-size limit on a redirect, is an output that
+/// cannot be written like any other. A reader that went away (`msgc lint | head -1`) ends it
+/// quietly, as it ends other Unix tools.
 enum Output {
     static func write(_ text: String, to handle: FileHandle) {
         guard !text.isEmpty else { return }
-        handle.write(Data(text.utf8))
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(handle.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    fail(descriptor: handle.fileDescriptor, errno: errno)
+                }
+                offset += written
+            }
+        }
+    }
+
+    private static func fail(descriptor: Int32, errno code: Int32) -> Never {
+        if code != EPIPE {
+            let name = descriptor == STDERR_FILENO ? "standard error" : "standard output"
+            let other = descriptor == STDERR_FILENO ? STDOUT_FILENO : STDERR_FILENO
+            let message = Array("msgc: cannot write to \(name): \(String(cString: strerror(code)))\n".utf8)
+            _ = message.withUnsafeBufferPointer { Glibc.write(other, $0.baseAddress!, $0.count) }
+        }
+        exit(ExitStatus.failure.rawValue)
     }
 }
 

@@ -41,7 +41,7 @@ struct Msgc: ParsableCommand {
             if code == .success {
                 exit(withError: error)
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Output.write(fullMessage(for: error) + "\n", to: .standardError)
             Foundation.exit(ExitStatus.failure.rawValue)
         }
     }
