@@ -38,11 +38,18 @@ public enum BundleWriter {
             throw .io(error.description)
         }
         removeStaleTemporaries(in: parent, for: name)
-        let temporary = (parent as NSString).appendingPathComponent(".\(name).msgc-tmp-\(getpid())")
-        removeTree(temporary)
+        // A name no other build can have, even one in another container sharing the volume
+        // (where each msgc may be PID 1), held locked while this build uses it.
+        guard let temporary = TemporaryFiles.makeFolder(in: parent, prefix: ".\(name).msgc-tmp-") else {
+            throw .io("cannot create a folder in '\(parent)': \(String(cString: strerror(errno)))")
+        }
+        defer { TemporaryFiles.unregister(temporary) }
+        let lock = open(temporary, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if lock >= 0 { _ = flock(lock, LOCK_EX | LOCK_NB) }
+        defer { if lock >= 0 { close(lock) } }
         do {
             try writeFiles(bundle, into: temporary)
-            try swapIntoPlace(temporary, destinationPath)
+            try TemporaryFiles.step { () throws(Failure) in try swapIntoPlace(temporary, destinationPath) }
         } catch {
             removeTree(temporary)
             throw error
@@ -69,20 +76,26 @@ public enum BundleWriter {
     }
 
     private static func writeFiles(_ bundle: UploadBundle, into folder: String) throws(Failure) {
-        guard mkdir(folder, 0o755) == 0 else { throw .io("cannot create folder '\(folder)': \(String(cString: strerror(errno)))") }
+        // mkdtemp makes the folder readable by its owner only; a bundle is as readable as any output.
+        chmod(folder, 0o755)
         var createdFolders: Set<String> = [folder]
         for (path, bytes) in bundle.allFiles {
+            // Every path the bundle names stays inside it: each segment names a file or folder
+            // (no `..`, no separator, no control character), whatever the names it came from.
+            guard path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy({ PathSegment.isSafe(String($0)) }) else {
+                throw .io("refusing to write '\(path)': it is not a path inside the bundle")
+            }
             let full = (folder as NSString).appendingPathComponent(path)
             let directory = (full as NSString).deletingLastPathComponent
             if !createdFolders.contains(directory) {
                 do {
-                    try FileOutput.makeFolder(URL(fileURLWithPath: directory))
+                    try TemporaryFiles.step { () throws(FileOutput.Failure) in try FileOutput.makeFolder(URL(fileURLWithPath: directory)) }
                 } catch {
                     throw .io(error.description)
                 }
                 createdFolders.insert(directory)
             }
-            try writeFile(bytes, to: full)
+            try TemporaryFiles.step { () throws(Failure) in try writeFile(bytes, to: full) }
         }
         // One sync of the file system once everything is written, not an fsync per file:
         // on the machine measured, each fsync was a disk round trip of its own (about 5 ms,
@@ -123,9 +136,8 @@ public enum BundleWriter {
             removeTree(temporary)
         } else {
             // The file system cannot exchange two names; fall back to two renames. A build
-            // killed between them leaves the previous bundle under `.NAME.msgc-old-PID`.
-            let parent = (destination as NSString).deletingLastPathComponent
-            let old = (parent as NSString).appendingPathComponent(".\((destination as NSString).lastPathComponent).msgc-old-\(getpid())")
+            // killed between them leaves the previous bundle under `.NAME.msgc-tmp-XXXXXX-old`.
+            let old = temporary + "-old"
             removeTree(old)
             guard rename(destination, old) == 0 else {
                 throw .io("cannot move the previous bundle aside: \(String(cString: strerror(errno)))")
@@ -145,13 +157,18 @@ public enum BundleWriter {
         msgc_exchange_paths(first, second) == 0
     }
 
-    /// Removes temporary folders that a killed msgc left beside the destination.
+    /// Removes temporary folders that a killed msgc left beside the destination: those no
+    /// build holds locked. A live build, in this process's container or another one sharing
+    /// the volume, holds its folder locked (`flock`) until it is done.
     private static func removeStaleTemporaries(in parent: String, for name: String) {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
         for entry in entries where entry.hasPrefix(".\(name).msgc-tmp-") || entry.hasPrefix(".\(name).msgc-old-") {
-            let suffix = entry.split(separator: "-").last.flatMap { Int32($0) }
-            if let pid = suffix, pid != getpid(), kill(pid, 0) == 0 { continue }  // another live build
-            removeTree((parent as NSString).appendingPathComponent(entry))
+            let path = (parent as NSString).appendingPathComponent(entry)
+            let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }  // another live build
+            removeTree(path)
         }
     }
 

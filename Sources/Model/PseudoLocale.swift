@@ -13,7 +13,13 @@ public enum PseudoLocale {
     public static let rightToLeft = "ar-XB"
 
     public static func isPseudo(_ tag: String) -> Bool {
+        // Only a tag of BCP 47's alphabet (ASCII letters, digits, hyphens between subtags of 1–8)
+        // can be one: a pseudo locale names a file in `translations/` and a preview page, and
+        // `ab-xa-/../../victim` must never pass for one.
+        guard tag.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D })
+        else { return false }
         let subtags = tag.lowercased().split(separator: "-", omittingEmptySubsequences: false)
+        guard subtags.allSatisfy({ (1...8).contains($0.count) }) else { return false }
         guard let first = subtags.first, first.count >= 2, first.count <= 8, first != "x" else { return false }
         if let privateUse = subtags.firstIndex(of: "x"), Array(subtags[(privateUse + 1)...]) == ["pseudo"] { return true }
         // The region follows the language and an optional 4-letter script, before any variant,

@@ -33,10 +33,11 @@ public enum ConfigParser {
         }
 
         let bundleId = reader.string("bundleId", required: true)
-        let sourceLocale = reader.string("sourceLocale", required: true)
+        var sourceLocale = reader.string("sourceLocale", required: true)
+        if let source = sourceLocale, pathSafeLocales([source], into: &diagnostics).isEmpty { sourceLocale = nil }
         let localeList = reader.strings("locales", required: true)
-        let locales = localeList ?? []
-        let extraLocales = reader.strings("extraLocales") ?? []
+        let locales = pathSafeLocales(localeList ?? [], into: &diagnostics)
+        let extraLocales = pathSafeLocales(reader.strings("extraLocales") ?? [], into: &diagnostics)
         let namespace = reader.string("namespace", required: true)
         let minimumState = reader.choice("minimumState", as: ReadinessLevel.self)
         let lengthMeasure = reader.choice("lengthMeasure", as: LengthMeasure.self)
@@ -46,7 +47,7 @@ public enum ConfigParser {
             for node in nodes {
                 guard var productReader = MappingReader(node, in: document, context: "product", diagnostics: &diagnostics) else { continue }
                 let id = productReader.string("id", required: true)
-                let productLocales = productReader.strings("locales")
+                let productLocales = productReader.strings("locales").map { pathSafeLocales($0, into: &diagnostics) }
                 productReader.finish(known: productKeys)
                 diagnostics += productReader.diagnostics
                 if let id { products.append(ProductConfig(id: id, locales: productLocales)) }
@@ -81,7 +82,7 @@ public enum ConfigParser {
                 "sourceLocale '\(sourceLocale.value)' is not in `locales`", at: sourceLocale.valueSpan,
                 fixIts: [FixIt("add '\(sourceLocale.value)' to `locales`")]))
         }
-        if localeList?.isEmpty == true {
+        if localeList?.isEmpty == true || (localeList?.isEmpty == false && locales.isEmpty) {
             diagnostics.append(ParserDiagnostics.emptyProjectList.diagnose("`locales` lists no locale", at: reader.location))
         }
         if let productList, productList.nodes.isEmpty {
@@ -111,17 +112,33 @@ public enum ConfigParser {
     }
 
     /// Whether a bundle or product id holds only what bundle paths and identifiers may: ASCII
-    /// letters, digits, '.', '_' and '-'.
+    /// letters, digits, '.', '_' and '-', and is one safe path segment (`PathSegment`): not `.`
+    /// or `..`, at most 255 bytes.
     public static func isPathSafe(_ value: String) -> Bool {
         value.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_")
-        }
+        } && (value.isEmpty || PathSegment.isSafe(value))
     }
 
     private static func checkPathSafe(_ value: Located<String>, what: String, into diagnostics: inout [Diagnostic]) {
         guard !isPathSafe(value.value) || value.value.isEmpty else { return }
-        diagnostics.append(ParserDiagnostics.invalidProductId.diagnose(
-            "\(what) '\(value.value)' may hold only ASCII letters, digits, '.', '_' and '-'", at: value.valueSpan))
+        let shown = value.value.count > 80 ? String(value.value.prefix(60)) + "…" : value.value
+        let problem = PathSegment.problem(with: value.value).map { "\(what) '\(shown)' \($0)" }
+            ?? "\(what) '\(shown)' may hold only ASCII letters, digits, '.', '_' and '-'"
+        diagnostics.append(ParserDiagnostics.invalidProductId.diagnose(problem, at: value.valueSpan))
+    }
+
+    /// Keeps the locales that can name a file (`PathSegment`), reporting the others: msgc
+    /// writes `LOCALE.html` and `defaults/PRODUCT/LOCALE.json`, so a locale holding `../` must
+    /// never reach a command, whatever else lint says of it.
+    private static func pathSafeLocales(_ list: [Located<String>], into diagnostics: inout [Diagnostic]) -> [Located<String>] {
+        list.filter { locale in
+            guard let problem = PathSegment.problem(with: locale.value) else { return true }
+            diagnostics.append(ParserDiagnostics.localeNotAFileName.diagnose(
+                "locale '\(locale.value)' \(problem); msgc names files after locales, so it is left out",
+                at: locale.valueSpan, fixIts: [FixIt("write a BCP 47 tag such as 'de-DE'")]))
+            return false
+        }
     }
 
     private static func checkDuplicates(_ list: [Located<String>], into diagnostics: inout [Diagnostic]) {

@@ -151,10 +151,19 @@ public enum ParserDiagnostics {
             .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n    locales: [en-US, ⟦fr-FR⟧]\n"),
         ])
 
+    public static let localeNotAFileName = RuleInfo(
+        code: "CFG008", name: "locale-not-a-file-name", severity: .error,
+        summary: "A locale in msgc.yaml cannot name a file: it holds a path separator or a control character, or is `.`, `..` or too long.",
+        rationale: "msgc names files after locales (`LOCALE.html` in a preview, `defaults/PRODUCT/LOCALE.json` in a bundle), so a locale that is not one safe path segment could make a command write outside its output folder. Such a locale is left out of the configuration where msgc.yaml is read, so no command ever uses it. No BCP 47 tag is affected: tags hold only letters, digits and hyphens.",
+        examples: [
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+            .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, ⟦../../victim/index⟧]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
+        ])
+
     /// Every code the parser can report, alphabetized by code.
     public static let all: [RuleInfo] = [
         missingConfig, invalidNamespace, invalidProductId, duplicateProduct, sourceLocaleNotListed, emptyProjectList,
-        productLocaleNotListed,
+        productLocaleNotListed, localeNotAFileName,
         malformedYAML, invalidEncoding, unknownKey, wrongType, missingField, valueNotAllowed, duplicateYAMLKey,
         unreadableFile, inputTooLarge, invalidKey,
     ]

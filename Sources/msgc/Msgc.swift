@@ -1,4 +1,5 @@
 import ArgumentParser
+import Emitter
 import Foundation
 
 /// The msgc command line. Subcommands live in Commands/; only `main` maps outcomes to exit codes.
@@ -31,6 +32,8 @@ struct Msgc: ParsableCommand {
         // A file-size limit (`ulimit -f`) must be an I/O failure like a full disk, exit status 2
         // with the previous bundle intact, not a kill by SIGXFSZ midway through writing.
         signal(SIGXFSZ, SIG_IGN)
+        // Ctrl-C or SIGTERM in the middle of writing leaves no temporary file or folder behind.
+        TemporaryFiles.removeOnInterrupt()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -146,4 +146,70 @@ import Glibc
         #expect(try temporaries(in: parent) == [])
     }
     // A destination that is a file: BuildTests.anOutputThatIsAFileIsAnIOFailure.
+
+    /// Ctrl-C or SIGTERM while the bundle is being written: the temporary folder is removed,
+    /// the previous bundle is kept whole, and msgc ends as the signal ends other tools.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptedBuildRemovesItsTemporaryFolder(signalNumber: Int32) throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // A tree of 2,000 messages, so that writing takes long enough to be interrupted.
+        let content = scratch.appendingPathComponent("content")
+        let generator = Process()
+        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generator.arguments = ["python3", MsgcRunner.packageRoot.appendingPathComponent("scripts/make-benchmark-corpus.py").path, "app", content.path]
+        generator.standardOutput = FileHandle.nullDevice
+        try generator.run()
+        generator.waitUntilExit()
+        try #require(generator.terminationStatus == 0)
+        let parent = scratch.appendingPathComponent("out")
+        let destination = parent.appendingPathComponent("bundle")
+        #expect(try build("sandbox", into: destination).status == 0)
+        let previous = try snapshot(destination)
+
+        let process = Process()
+        process.executableURL = MsgcRunner.executable
+        process.arguments = ["build", "--content", content.path, "--environment", "sandbox", "--out", destination.path, "--quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until files are being written into the temporary folder, then interrupt.
+        var writing = false
+        for _ in 0..<30_000 where !writing {
+            let temporary = try temporaries(in: parent).first
+            writing = temporary.map { (try? FileManager.default.contentsOfDirectory(atPath: parent.appendingPathComponent($0).path))?.isEmpty == false } ?? false
+            if !writing { usleep(500) }
+        }
+        kill(process.processIdentifier, signalNumber)
+        process.waitUntilExit()
+        #expect(writing, "the build finished before it could be interrupted")
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + signalNumber)
+        #expect(try temporaries(in: parent) == [])
+        #expect(try snapshot(destination) == previous)
+    }
+
+    /// Builds in two containers sharing a volume may both be PID 1: a temporary folder has a
+    /// name no other build can have, and a build removes only leftovers no live build holds.
+    @Test func aTemporaryFolderHeldByAnotherBuildIsLeftAlone() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let parent = scratch.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        // Another build's folder, named as a build with PID 1 once named it, and held locked.
+        let live = parent.appendingPathComponent(".bundle.msgc-tmp-1")
+        let stale = parent.appendingPathComponent(".bundle.msgc-tmp-Ab3xYz")
+        for folder in [live, stale] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("partial".utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        }
+        let descriptor = open(live.path, O_RDONLY | O_DIRECTORY)
+        #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        defer { close(descriptor) }
+        let destination = parent.appendingPathComponent("bundle")
+        #expect(try build("sandbox", into: destination).status == 0)
+        #expect(try temporaries(in: parent) == [".bundle.msgc-tmp-1"])
+        #expect(FileManager.default.fileExists(atPath: live.appendingPathComponent("manifest.json").path))
+        #expect(FileManager.default.fileExists(atPath: destination.appendingPathComponent("manifest.json").path))
+    }
 }

@@ -49,7 +49,7 @@ extension Msgc {
             let folder = URL(fileURLWithPath: out)
             do {
                 try FileOutput.makeFolder(folder)
-                for page in pages { try FileOutput.write(Array(page.html.utf8), to: folder.appendingPathComponent(page.name)) }
+                for page in pages { try FileOutput.write(Array(page.html.utf8), named: page.name, in: folder) }
             } catch {
                 Output.write("msgc: cannot write the preview: \(error)\n", to: .standardError)
                 throw ExitStatus.failure.exitCode

@@ -1,0 +1,87 @@
+import Dispatch
+import Foundation
+
+/// The temporary files and folders msgc is writing, removed if it is interrupted.
+///
+/// A bundle, a preview page or an XLIFF file is written beside its destination under a name no
+/// other process can have (`mkdtemp`, `mkstemp`: random, created exclusively), then renamed into
+/// place. Ctrl-C (SIGINT), SIGTERM and SIGHUP remove what is registered here before msgc ends,
+/// so an interrupted build leaves nothing behind; a killed one (SIGKILL) leaves its folder for
+/// the next build to remove (`BundleWriter`).
+public enum TemporaryFiles {
+    private final class Registry: @unchecked Sendable {
+        let lock = NSLock()
+        var paths: Set<String> = []
+        var sources: [DispatchSourceSignal] = []
+    }
+
+    private static let registry = Registry()
+
+    public static func unregister(_ path: String) {
+        registry.lock.lock()
+        registry.paths.remove(path)
+        registry.lock.unlock()
+    }
+
+    /// Runs one step of writing into a temporary path (creating a file or folder, renaming it
+    /// into place) so that an interrupting signal falls between two steps, never inside one:
+    /// its handler waits for the step, removes every registered path, and ends msgc before the
+    /// next step can start.
+    static func step<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        return try body()
+    }
+
+    /// Removes every registered path. Called on an interrupting signal; the lock is kept so that
+    /// no step of writing starts again while msgc ends.
+    static func removeAllAndKeepLocked() {
+        registry.lock.lock()
+        for path in registry.paths { try? FileManager.default.removeItem(atPath: path) }
+        registry.paths.removeAll()
+    }
+
+    /// Handles SIGINT, SIGTERM and SIGHUP: removes every registered temporary path, then ends
+    /// msgc with status 128 + the signal's number, as a shell reports a process the signal ended.
+    public static func removeOnInterrupt() {
+        let queue = DispatchQueue(label: "msgc.signals")
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler {
+                removeAllAndKeepLocked()
+                exit(128 + signalNumber)
+            }
+            source.resume()
+            registry.sources.append(source)
+        }
+    }
+
+    /// Makes a folder named `prefix` followed by six random characters, in `parent`, and
+    /// registers it in the same step. `unregister` it once it is renamed into place or removed.
+    static func makeFolder(in parent: String, prefix: String) -> String? {
+        var template = Array((parent as NSString).appendingPathComponent(prefix + "XXXXXX").utf8CString)
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!).map { String(cString: $0) } }) else {
+            return nil
+        }
+        registry.paths.insert(path)
+        return path
+    }
+
+    /// Makes and opens a file named `prefix` followed by six random characters, in `parent`,
+    /// and registers it in the same step. `unregister` it once it is renamed or removed.
+    static func makeFile(in parent: String, prefix: String) -> (path: String, descriptor: Int32)? {
+        var template = Array((parent as NSString).appendingPathComponent(prefix + "XXXXXX").utf8CString)
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return nil }
+        let path = String(cString: template)
+        registry.paths.insert(path)
+        return (path, descriptor)
+    }
+}
