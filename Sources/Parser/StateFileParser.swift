@@ -79,6 +79,9 @@ public enum StateFileParser {
             return []
         }
         var result: [HeldUpload] = []
+        // Identifiers are compared case-insensitively, as everywhere else: the first entry of
+        // each, to tell a repeat that agrees (noise, kept once) from one that contradicts it.
+        var firstOfIdentifier: [String: (index: Int, state: String, size: String?, node: JSONDocument.Node)] = [:]
         for (index, entry) in entries.enumerated() {
             let place = "\(outer).\(inner)[\(index)]"
             guard case .object = entry.value else {
@@ -100,6 +103,20 @@ public enum StateFileParser {
             let state = text(stateKey)
             let size = sizeKey.flatMap { text($0) }
             guard let identifier, let state, sizeKey == nil || size != nil else { continue }
+            let key = identifier.lowercased()
+            if let first = firstOfIdentifier[key] {
+                // One identifier listed twice: the same facts are a harmless repeat; different ones
+                // (APPROVED, then REJECTED) leave msgc unable to tell what Apple holds, and a state
+                // file is used whole or not at all.
+                if first.state != state || first.size != size {
+                    let line = " on line \(first.node.line)"
+                    report(
+                        "\(place) lists '\(identifier)' again as \(state)\(size.map { " \($0)" } ?? ""), but \(outer).\(inner)[\(first.index)]\(line) lists it as \(first.state)\(first.size.map { " \($0)" } ?? ""); msgc cannot tell which Apple holds",
+                        at: entry)
+                }
+                continue
+            }
+            firstOfIdentifier[key] = (index, state, size, entry)
             result.append(HeldUpload(
                 identifier: identifier, state: ReviewState(raw: state), imageSize: size,
                 location: SourceLocation(path: path, line: entry.line, column: entry.column)))

@@ -18,6 +18,31 @@ import Testing
           ] } }
         """
 
+    /// One identifier listed twice with different states: msgc cannot tell which Apple holds,
+    /// so the file is not used at all (never taken as approval); an identical repeat is noise.
+    @Test func anIdentifierListedTwiceWithDifferentStatesIsAnError() throws {
+        let contradicting = """
+            { "messages": { "messageIdentifiers": [
+                { "messageIdentifier": "0a1b2c3d-0000-5000-8000-000000000001", "messageState": "APPROVED" },
+                { "messageIdentifier": "0A1B2C3D-0000-5000-8000-000000000001", "messageState": "REJECTED" } ] },
+              "images": { "imageIdentifiers": [
+                { "imageIdentifier": "0a1b2c3d-0000-5000-8000-0000000000aa", "imageState": "APPROVED", "imageSize": "FULL_SIZE" },
+                { "imageIdentifier": "0a1b2c3d-0000-5000-8000-0000000000aa", "imageState": "APPROVED", "imageSize": "BULLET_POINT" } ] } }
+            """
+        let (state, diagnostics) = Self.parse(contradicting)
+        #expect(state == nil)
+        #expect(diagnostics.map(\.code) == ["STA001", "STA001"])
+        #expect(diagnostics.first?.message == "messages.messageIdentifiers[1] lists '0A1B2C3D-0000-5000-8000-000000000001' again as REJECTED, but messages.messageIdentifiers[0] on line 2 lists it as APPROVED; msgc cannot tell which Apple holds")
+        #expect(diagnostics.first?.location.line == 3)
+
+        let repeated = contradicting.replacingOccurrences(of: "REJECTED", with: "APPROVED")
+            .replacingOccurrences(of: "BULLET_POINT", with: "FULL_SIZE")
+        let (kept, none) = Self.parse(repeated)
+        #expect(none.isEmpty)
+        #expect(kept?.messages.count == 1)
+        #expect(kept?.images.count == 1)
+    }
+
     @Test func readsApplesListsAndKeepsUnknownStatesRaw() throws {
         let (state, diagnostics) = Self.parse(Self.valid)
         #expect(diagnostics.isEmpty)
