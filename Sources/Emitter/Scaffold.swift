@@ -4,11 +4,16 @@ import Foundation
 public enum Scaffold {
     public enum Failure: Error, CustomStringConvertible {
         case notEmpty(String)
+        /// A symbolic link to nothing: there is no folder to write into, and creating one
+        /// through the link would put the tree wherever it points.
+        case danglingLink(String, target: String)
         case io(String)
 
         public var description: String {
             switch self {
             case .notEmpty(let path): "'\(path)' already exists and is not an empty folder; msgc init never overwrites files"
+            case .danglingLink(let path, let target):
+                "'\(path)' is a symbolic link to '\(target)', which does not exist; remove the link, or create the folder it points to first"
             case .io(let text): text
             }
         }
@@ -51,6 +56,11 @@ public enum Scaffold {
     /// Writes `files` into `folder`, which must not exist or be empty.
     public static func write(_ files: [(path: String, text: String)], into folder: URL) throws(Failure) {
         let manager = FileManager.default
+        var linkStatus = stat()
+        if lstat(folder.path, &linkStatus) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK, !manager.fileExists(atPath: folder.path) {
+            let target = (try? manager.destinationOfSymbolicLink(atPath: folder.path)) ?? "?"
+            throw .danglingLink(folder.path, target: target)
+        }
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
             let entries = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []

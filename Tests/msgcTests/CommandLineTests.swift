@@ -23,6 +23,16 @@ import Testing
         #expect(a != b)
     }
 
+    @Test func initOnASymbolicLinkToNothingSaysSo() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: scratch.appendingPathComponent("content").path, withDestinationPath: "missing/tree")
+        let result = try MsgcRunner.run(["init"], in: scratch)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("msgc: '"))
+        #expect(result.stderr.hasSuffix("/content' is a symbolic link to 'missing/tree', which does not exist; remove the link, or create the folder it points to first\n"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("missing").path))
+    }
+
     @Test func initRefusesToOverwrite() throws {
         let scratch = try MsgcRunner.temporaryFolder()
         try MsgcRunner.write(["content/msgc.yaml": "mine"], into: scratch)
