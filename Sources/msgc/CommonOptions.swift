@@ -68,7 +68,7 @@ struct CommonOptions: ParsableArguments {
         let blocking = diagnostics.filter { ReleasePlan.blocksBuild($0, sourceLocale: sourceLocale) }
         guard !blocking.isEmpty else { return }
         Output.write(render(blocking, sources: catalog.sourceFiles, to: .standardError), to: .standardError)
-        Output.write("msgc: fix the message sources first; \(nothing)\n", to: .standardError)
+        Output.error("fix the message sources first; \(nothing)")
         throw ExitStatus.diagnostics.exitCode
     }
 
@@ -82,7 +82,7 @@ struct CommonOptions: ParsableArguments {
 func projectLocale(named given: String, among locales: [String], quiet: Bool) -> String {
     guard !locales.contains(given), let match = locales.first(where: { $0.lowercased() == given.lowercased() }) else { return given }
     if !quiet {
-        Output.write("msgc: warning: --locale '\(TerminalText.escaped(given))' is the project's locale '\(match)' in another case; using \(match)\n", to: .standardError)
+        Output.error("warning: --locale '\(given)' is the project's locale '\(match)' in another case; using \(match)")
     }
     return match
 }
@@ -134,7 +134,7 @@ enum StateOption {
             case .github: GitHubRenderer.render(diagnostics, options: options)
             }
             Output.write(text, to: .standardError)
-            Output.write("msgc: the state file cannot be used; nothing was written\n", to: .standardError)
+            Output.error("the state file cannot be used; nothing was written")
             throw ExitStatus.failure.exitCode
         }
         return state
@@ -148,6 +148,13 @@ enum StateOption {
 /// cannot be written like any other. A reader that went away (`msgc lint | head -1`) ends it
 /// quietly, as it ends other Unix tools.
 enum Output {
+    /// Writes `msgc: MESSAGE` on standard error, with anything a terminal would act on in the
+    /// message (escape sequences, other controls, bidi overrides) written as `<U+001B>`: an
+    /// error quotes paths, locales and manifests that came from someone else.
+    static func error(_ message: String) {
+        write("msgc: " + TerminalText.escaped(message) + "\n", to: .standardError)
+    }
+
     static func write(_ text: String, to handle: FileHandle) {
         guard !text.isEmpty else { return }
         var text = text

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Emitter
 import Foundation
+import Lint
 
 /// The msgc command line. Subcommands live in Commands/; only `main` maps outcomes to exit codes.
 ///
@@ -44,7 +45,10 @@ struct Msgc: ParsableCommand {
             if code == .success {
                 exit(withError: error)
             }
-            Output.write(fullMessage(for: error) + "\n", to: .standardError)
+            // Usage errors quote what was typed; each line is written as terminal text.
+            let message = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
+            Output.write(message + "\n", to: .standardError)
             Foundation.exit(ExitStatus.failure.rawValue)
         }
     }

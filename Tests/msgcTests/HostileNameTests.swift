@@ -75,4 +75,47 @@ import Testing
         #expect(build.status == 1)
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
+
+    /// A file name is text from whoever named the file: a newline in it must not forge a
+    /// diagnostic line, and an escape sequence must not reach the terminal.
+    @Test func fileNamesReachTheTerminalEscaped() throws {
+        let copy = try exampleCopy()
+        let name = "evil\u{1B}[31mred\napp.swift:1:1: error: forged.xliff"
+        try Data("not xml".utf8).write(to: copy.appendingPathComponent("translations").appendingPathComponent(name))
+        for format in ["human", "github"] {
+            let lint = try MsgcRunner.run(["lint", "--content", copy.path, "--format", format])
+            #expect(lint.status == 1)
+            #expect(!lint.stdout.contains("\u{1B}"), "\(format)")
+            #expect(!lint.stdout.split(separator: "\n").contains { $0.hasPrefix("app.swift") }, "\(format)")
+            #expect(lint.stdout.contains("evil<U+001B>[31mred<U+000A>app.swift"), "\(format): \(lint.stdout)")
+        }
+    }
+
+    /// States from a state file and manifests from elsewhere are quoted escaped too.
+    @Test func stateFilesAndManifestsReachTheTerminalEscaped() throws {
+        let copy = try exampleCopy()
+        let scratch = copy.deletingLastPathComponent()
+        let state = scratch.appendingPathComponent("state.json")
+        // Every upload of the example held in a state Apple never wrote, with an escape in it.
+        let bundle = scratch.appendingPathComponent("bundle")
+        #expect(try MsgcRunner.run(["build", "--content", copy.path, "--environment", "production", "--out", bundle.path]).status == 0)
+        let manifest = try String(contentsOf: bundle.appendingPathComponent("manifest.json"), encoding: .utf8)
+        let identifiers = manifest.matches(of: /"identifier": "([0-9a-f-]{36})"/).map { String($0.output.1) }
+        #expect(!identifiers.isEmpty)
+        let entries = Set(identifiers).sorted().map { "{ \"messageIdentifier\": \"\($0)\", \"messageState\": \"\\u001b[2JPENDING\" }" }
+        try Data("{ \"messages\": { \"messageIdentifiers\": [\(entries.joined(separator: ","))] }, \"images\": { \"imageIdentifiers\": [] } }".utf8)
+            .write(to: state)
+        let coverage = try MsgcRunner.run(["coverage", "--content", copy.path, "--state", state.path])
+        #expect(coverage.status == 0, "\(coverage.stderr)")
+        #expect(coverage.stdout.contains("<U+001B>[2JPENDING at Apple"), "\(coverage.stdout)")
+        #expect(!coverage.stdout.contains("\u{1B}"))
+
+        // A manifest naming a file with an escape in its name.
+        let tampered = manifest.replacingOccurrences(of: "\"file\": \"messages/", with: "\"file\": \"messages/\\u001b[31m")
+        try Data(tampered.utf8).write(to: bundle.appendingPathComponent("manifest.json"))
+        let diff = try MsgcRunner.run(["diff", bundle.path, bundle.path])
+        #expect(diff.status == 2)
+        #expect(!diff.stderr.contains("\u{1B}"), "\(diff.stderr)")
+        #expect(diff.stderr.contains("<U+001B>"), "\(diff.stderr)")
+    }
 }

@@ -1,3 +1,5 @@
+import Lint
+
 /// The coverage report as a terminal table no wider than `width` columns, with a legend and
 /// the reasons for every message that is not ready.
 ///
@@ -111,7 +113,8 @@ public enum CoverageTableRenderer {
                 output += wrap("\(label) · \(cell.locale)", width: options.width, indent: 2, visibleWidth: visibleCount) + "\n"
                 for message in cell.notReady {
                     let name = message.key + (message.isDefault ? " (default)" : "")
-                    let line = "  \(name): \(CoverageWording.describe(message))"
+                    // Reasons quote translations, image file names and states from a state file.
+                    let line = "  \(name): \(TerminalText.escaped(CoverageWording.describe(message)))"
                     output += wrap(line, width: options.width, indent: 6, visibleWidth: visibleCount) + "\n"
                 }
             }

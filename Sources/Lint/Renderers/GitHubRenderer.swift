@@ -20,7 +20,7 @@ public enum GitHubRenderer {
         case .note: "notice"
         }
         let location = diagnostic.location
-        var properties: [(String, String)] = [("file", options.displayPath(location.path))]
+        var properties: [(String, String)] = [("file", options.terminalPath(location.path))]
         if let line = location.line { properties.append(("line", String(line))) }
         if let column = location.column { properties.append(("col", String(column))) }
         if let endLine = location.endLine { properties.append(("endLine", String(endLine))) }
@@ -30,7 +30,7 @@ public enum GitHubRenderer {
         for note in diagnostic.notes {
             message += "\nnote: " + TerminalText.escaped(note.message)
             if let noteLocation = note.location {
-                message += " (" + options.displayPath(noteLocation.path) + (noteLocation.line.map { ":\($0)" } ?? "")
+                message += " (" + options.terminalPath(noteLocation.path) + (noteLocation.line.map { ":\($0)" } ?? "")
                     + (noteLocation.column.map { ":\($0)" } ?? "") + ")"
             }
         }

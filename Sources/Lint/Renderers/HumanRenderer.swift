@@ -34,7 +34,7 @@ public enum HumanRenderer {
     }
 
     private static func position(_ location: SourceLocation, options: RenderOptions) -> String {
-        var text = options.displayPath(location.path)
+        var text = options.terminalPath(location.path)
         if let line = location.line {
             text += ":\(line)"
             if let column = location.column { text += ":\(column)" }

@@ -16,6 +16,11 @@ public struct RenderOptions: Sendable {
     }
 
     public func displayPath(_ path: String) -> String { pathPrefix + path }
+
+    /// `displayPath` as a terminal or a workflow log may show it: a file name is text from
+    /// whoever named the file, and a newline or an escape sequence in it must not forge a
+    /// diagnostic line or recolour the screen (`TerminalText`).
+    public func terminalPath(_ path: String) -> String { TerminalText.escaped(displayPath(path)) }
 }
 
 /// The one-line tally at the end of a report: "2 errors, 1 warning in 3 files".

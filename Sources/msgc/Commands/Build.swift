@@ -119,7 +119,7 @@ extension Msgc {
         }
 
         private func note(_ text: String) {
-            Output.write("msgc: \(text)\n", to: .standardError)
+            Output.error("\(text)")
         }
     }
 }

@@ -89,7 +89,7 @@ extension Msgc {
                 do {
                     try FileOutput.write(Array(text.utf8), to: URL(fileURLWithPath: out))
                 } catch {
-                    Output.write("msgc: \(error)\n", to: .standardError)
+                    Output.error("\(error)")
                     throw ExitStatus.failure.exitCode
                 }
                 if !quiet { Output.write("wrote \(out): \(CoverageWording.headline(report))\n", to: .standardOutput) }

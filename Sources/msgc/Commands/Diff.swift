@@ -41,7 +41,7 @@ extension Msgc {
                 diff = try BundleDiff.compare(
                     old: URL(fileURLWithPath: oldBundle), oldPath: oldBundle, new: URL(fileURLWithPath: newBundle), newPath: newBundle)
             } catch {
-                Output.write("msgc: \(error)\n", to: .standardError)
+                Output.error("\(error)")
                 throw ExitStatus.failure.exitCode
             }
             switch format {

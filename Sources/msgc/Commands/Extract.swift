@@ -52,7 +52,7 @@ extension Msgc {
                     for path in paths.sorted() where sources[path] == nil { sources[path] = tree.sourceFile(at: path) }
                     Output.write(options.render(reasons, sources: sources, to: .standardError), to: .standardError)
                 }
-                Output.write("msgc: \(XLIFFExport.Failure.unusableTranslations(locale, files: files))\n", to: .standardError)
+                Output.error("\(XLIFFExport.Failure.unusableTranslations(locale, files: files))")
                 throw ExitStatus.diagnostics.exitCode
             } catch {
                 throw ValidationError(error.description)
@@ -64,7 +64,7 @@ extension Msgc {
             do {
                 try FileOutput.write(Array(document.utf8), to: URL(fileURLWithPath: out))
             } catch {
-                Output.write("msgc: \(error)\n", to: .standardError)
+                Output.error("\(error)")
                 throw ExitStatus.failure.exitCode
             }
             if !options.quiet {

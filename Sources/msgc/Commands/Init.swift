@@ -28,7 +28,7 @@ extension Msgc {
             do {
                 try Scaffold.write(files, into: URL(fileURLWithPath: directory))
             } catch {
-                Output.write("msgc: \(error)\n", to: .standardError)
+                Output.error("\(error)")
                 throw ExitStatus.failure.exitCode
             }
             Output.write("""

@@ -53,23 +53,23 @@ struct LintScope {
     init?(paths: [String], contentPath: String) throws {
         guard !paths.isEmpty else { return nil }
         guard let root = Self.realPath(contentPath) else {
-            throw ValidationError("cannot resolve the content tree '\(TerminalText.escaped(contentPath))'")
+            throw ValidationError("cannot resolve the content tree '\(contentPath)'")
         }
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ValidationError("'\(TerminalText.escaped(path))' does not exist")
+                throw ValidationError("'\(path)' does not exist")
             }
             // The folder holding the path is resolved, not the path itself: a translation file
             // that is a symbolic link is still the file of the tree it is named in.
             let url = URL(fileURLWithPath: path).standardizedFileURL
             let absolute: String
             if isDirectory.boolValue {
-                guard let resolved = Self.realPath(url.path) else { throw ValidationError("cannot resolve '\(TerminalText.escaped(path))'") }
+                guard let resolved = Self.realPath(url.path) else { throw ValidationError("cannot resolve '\(path)'") }
                 absolute = resolved
             } else {
                 guard let folder = Self.realPath(url.deletingLastPathComponent().path) else {
-                    throw ValidationError("cannot resolve '\(TerminalText.escaped(path))'")
+                    throw ValidationError("cannot resolve '\(path)'")
                 }
                 absolute = folder == "/" ? "/" + url.lastPathComponent : folder + "/" + url.lastPathComponent
             }
@@ -79,7 +79,7 @@ struct LintScope {
             }
             guard absolute.hasPrefix(root == "/" ? "/" : root + "/") else {
                 throw ValidationError(
-                    "'\(TerminalText.escaped(path))' is not inside the content tree '\(TerminalText.escaped(contentPath))'; pass --content DIR for the tree it belongs to")
+                    "'\(path)' is not inside the content tree '\(contentPath)'; pass --content DIR for the tree it belongs to")
             }
             let relative = String(absolute.dropFirst(root == "/" ? 1 : root.count + 1))
             if isDirectory.boolValue { folders.append(relative + "/") } else { files.insert(relative) }

@@ -37,7 +37,7 @@ extension Msgc {
             if compilation.hasIOFailure || compilation.catalog.config == nil {
                 let shown = compilation.diagnostics.filter { $0.severity == .error }
                 Output.write(options.render(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError), to: .standardError)
-                Output.write("msgc: nothing to preview; nothing was written\n", to: .standardError)
+                Output.error("nothing to preview; nothing was written")
                 throw (compilation.hasIOFailure ? ExitStatus.failure : ExitStatus.diagnostics).exitCode
             }
             let available = PreviewGallery.locales(compilation)
@@ -51,7 +51,7 @@ extension Msgc {
                 try FileOutput.makeFolder(folder)
                 for page in pages { try FileOutput.write(Array(page.html.utf8), named: page.name, in: folder) }
             } catch {
-                Output.write("msgc: cannot write the preview: \(error)\n", to: .standardError)
+                Output.error("cannot write the preview: \(error)")
                 throw ExitStatus.failure.exitCode
             }
             if !options.quiet {

@@ -73,7 +73,7 @@ extension Msgc {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileOutput.write(Array(result.document.utf8), to: url)
             } catch {
-                Output.write("msgc: \(error)\n", to: .standardError)
+                Output.error("\(error)")
                 throw ExitStatus.failure.exitCode
             }
             if !options.quiet {
