@@ -1,3 +1,20 @@
+/// A note someone other than msgc wrote on a unit (a translator, a reviewer, their tool): kept
+/// when the locale is extracted again. msgc's own notes are those it writes itself, `from`
+/// (1.2) or `category` (2.0) `developer` and `msgc`.
+public struct TranslationNote: Hashable, Sendable {
+    /// 1.2 `from`, or 2.0 `category`, as written; nil when the note has none.
+    public var author: String?
+    public var text: String
+
+    public init(author: String?, text: String) {
+        self.author = author
+        self.text = text
+    }
+
+    /// The `from` / `category` values of the notes msgc writes.
+    public static let msgcAuthors: Set<String> = ["developer", "msgc"]
+}
+
 /// One translation unit read from an XLIFF file.
 public struct TranslationUnit: Hashable, Sendable {
     /// `PRODUCT/KEY/field`, as written by `msgc extract`.
@@ -17,6 +34,8 @@ public struct TranslationUnit: Hashable, Sendable {
     /// Whether another unit of the file has the same id (2.0: name) and a different target, so
     /// that neither can be used.
     public var isAmbiguous: Bool
+    /// Notes someone other than msgc wrote on the unit, in document order.
+    public var notes: [TranslationNote] = []
 
     public init(
         id: Located<String>, source: Located<String>, target: Located<String>?, state: TranslationState,

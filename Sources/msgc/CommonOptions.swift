@@ -87,6 +87,36 @@ func projectLocale(named given: String, among locales: [String], quiet: Bool) ->
     return match
 }
 
+/// Refuses, with exit status 2, to write `document` over a file that holds translations it
+/// would not carry over: another locale's file, a locale's second file, a file msgc cannot
+/// read. The file msgc uses for the locale (`usedFile`, root-relative) is read and carried over
+/// by the command itself, so it may always be replaced.
+func refuseToLoseTranslations(
+    at out: String, document: String, usedFile: String?, contentPath: String, replaceableLocale: String? = nil
+) throws {
+    let url = URL(fileURLWithPath: out)
+    if let usedFile, let used = realpath((contentPath as NSString).appendingPathComponent(usedFile), nil) {
+        defer { free(used) }
+        if let target = realpath(out, nil) {
+            defer { free(target) }
+            if strcmp(used, target) == 0 { return }
+        }
+    }
+    let why: String
+    switch XLIFFExport.replacing(url, with: document, replaceableLocale: replaceableLocale) {
+    case .safe: return
+    case .unreadable(let reason):
+        why = "exists but cannot be read (\(reason)), so msgc cannot tell whether it holds translations"
+    case .notXLIFF(let reason):
+        why = "exists but cannot be read as XLIFF (\(reason)), so msgc cannot tell whether it holds translations"
+    case .losesTranslations(let count, let language):
+        let locale = language.map { " (\($0))" } ?? ""
+        why = "holds \(count) translation\(count == 1 ? "" : "s")\(locale) that the new file would not carry over"
+    }
+    Output.error("'\(out)' \(why); nothing was written. Choose another --out, or move the file away first")
+    throw ExitStatus.failure.exitCode
+}
+
 /// Where a command finds its content tree, as git and cargo find theirs: `--content` when
 /// given; else the current folder when it holds `msgc.yaml` (a writer or translator working
 /// inside the tree); else `./content` (the layout `msgc init` makes beside a project).

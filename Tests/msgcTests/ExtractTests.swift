@@ -109,6 +109,67 @@ import Testing
         #expect(extract.stdout == original.stdout)
     }
 
+    /// Nothing extract or pseudo writes replaces a file holding translations it did not read
+    /// and carry over; the file msgc uses for the locale may always be written again.
+    @Test func neverWritesOverTranslationsItWouldNotCarryOver() throws {
+        let copy = try exampleCopy()
+        let translations = copy.appendingPathComponent("translations")
+        func bytes(_ name: String) throws -> Data { try Data(contentsOf: translations.appendingPathComponent(name)) }
+        let french = try bytes("fr-FR.xliff")
+
+        let other = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", translations.appendingPathComponent("fr-FR.xliff").path])
+        #expect(other.status == 2)
+        #expect(other.stderr.hasSuffix("/translations/fr-FR.xliff' holds 32 translations (fr-FR) that the new file would not carry over; nothing was written. Choose another --out, or move the file away first\n"), "\(other.stderr)")
+        #expect(try bytes("fr-FR.xliff") == french)
+
+        // The locale's second file, which msgc does not use, with a translator's edit in it.
+        let edited = String(decoding: french, as: UTF8.self).replacingOccurrences(of: "Gardez Parla Plus", with: "Conservez Parla Plus")
+        try Data(edited.utf8).write(to: translations.appendingPathComponent("z-fr-FR-returned.xliff"))
+        let second = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "fr-FR", "--out", translations.appendingPathComponent("z-fr-FR-returned.xliff").path])
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("holds 1 translation (fr-FR) that the new file would not carry over"), "\(second.stderr)")
+
+        // A file msgc cannot read may hold anything.
+        let unreadable = copy.deletingLastPathComponent().appendingPathComponent("export.xliff")
+        try Data("<xliff".utf8).write(to: unreadable)
+        let garbage = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "fr-FR", "--out", unreadable.path])
+        #expect(garbage.status == 2)
+        #expect(garbage.stderr.contains("exists but cannot be read as XLIFF"), "\(garbage.stderr)")
+        #expect(try Data(contentsOf: unreadable) == Data("<xliff".utf8))
+
+        // A pseudo-translation never replaces a real locale's file, and replaces its own.
+        let pseudo = try MsgcRunner.run(["pseudo", "--content", copy.path, "--locale", "en-XA", "--out", translations.appendingPathComponent("ja.xliff").path])
+        #expect(pseudo.status == 2)
+        #expect(pseudo.stderr.contains("(ja) that the new file would not carry over"), "\(pseudo.stderr)")
+        #expect(try MsgcRunner.run(["pseudo", "--content", copy.path, "--locale", "en-XA"]).status == 0)
+        #expect(try MsgcRunner.run(["pseudo", "--content", copy.path, "--locale", "en-XA", "--expansion", "0.5"]).status == 0)
+
+        // The locale's own file is read and carried over: writing it again is safe.
+        let own = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "fr-FR", "--out", translations.appendingPathComponent("fr-FR.xliff").path])
+        #expect(own.status == 0, "\(own.stderr)")
+    }
+
+    /// A translator's own notes survive re-extraction, in both XLIFF versions and across them.
+    @Test func reExtractingKeepsTranslatorsNotes() throws {
+        let copy = try exampleCopy()
+        let german = copy.appendingPathComponent("translations/de-DE.xliff")
+        var text = try String(contentsOf: german, encoding: .utf8)
+        let unit = try #require(text.range(of: "id=\"com.example.parla.plus.yearly/winback/header\""))
+        let end = try #require(text.range(of: "</trans-unit>", range: unit.upperBound..<text.endIndex))
+        text.insert(contentsOf: "  <note from=\"translator\">Lernserie &amp; Co. ist Markenname</note>\n        <note>Reviewed by Jonas</note>\n      ",
+                    at: end.lowerBound)
+        try Data(text.utf8).write(to: german)
+        let v12 = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE"])
+        #expect(v12.stdout.contains("        <note from=\"translator\">Lernserie &amp; Co. ist Markenname</note>\n        <note>Reviewed by Jonas</note>\n      </trans-unit>"))
+        let v20 = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--xliff", "2.0", "--out", german.path])
+        #expect(v20.status == 0, "\(v20.stderr)")
+        let again = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--xliff", "2.0"])
+        #expect(again.stdout.contains("        <note category=\"translator\">Lernserie &amp; Co. ist Markenname</note>\n        <note>Reviewed by Jonas</note>\n      </notes>"))
+        // msgc's own notes are written once, not piled up.
+        #expect(again.stdout.components(separatedBy: "<note category=\"msgc\">").count == again.stdout.components(separatedBy: "<unit ").count)
+        #expect(again.stdout.components(separatedBy: "Lernserie &amp; Co.").count == 2)
+    }
+
     @Test func refusesTheSourceLocaleAndUnknownLocales() throws {
         let source = try MsgcRunner.run(["extract", "--content", example.path, "--locale", "en-US"])
         #expect(source.status == 2)

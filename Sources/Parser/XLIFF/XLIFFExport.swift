@@ -1,3 +1,4 @@
+import Foundation
 import Model
 
 /// What `msgc extract` writes for one locale: every message of every product that ships in
@@ -83,5 +84,42 @@ public enum XLIFFExport {
             let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
             return key(stem) == wanted ? UnusableFile(path: file.path) : nil
         }
+    }
+
+    /// What replacing the file at `url` with `document` would do to translations in it.
+    public enum Replacement: Equatable, Sendable {
+        /// Nothing there, or every translation in it is in `document` too.
+        case safe
+        /// The file cannot be read (the reason), so msgc cannot tell what it holds.
+        case unreadable(String)
+        /// The file is not XLIFF msgc can read (what reading it found).
+        case notXLIFF(String)
+        /// `count` units with a translation that `document` does not carry over.
+        case losesTranslations(count: Int, targetLanguage: String?)
+    }
+
+    /// Whether writing `document` over the file at `url` keeps every translation the file holds:
+    /// every unit with a target must be in `document` with the same target. A file whose target
+    /// language is `replaceableLocale` (a pseudo locale being made again) may be replaced whole.
+    public static func replacing(_ url: URL, with document: String, replaceableLocale: String? = nil) -> Replacement {
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else { return .safe }
+        let bytes: [UInt8]
+        switch FileReader.bytes(at: url, limit: ContentLimits.maxXLIFFBytes) {
+        case .success(let read): bytes = read
+        case .failure(.missing): return .safe
+        case .failure(.tooLarge(let size)): return .unreadable("it has \(size) bytes, more than msgc reads")
+        case .failure(.unreadable(let reason)): return .unreadable(reason)
+        }
+        if bytes.isEmpty { return .safe }
+        let (existing, diagnostics) = XLIFFReader.read(bytes: bytes, path: url.lastPathComponent)
+        guard existing.isReadable else { return .notXLIFF(diagnostics.first?.message ?? "it is not XLIFF") }
+        let language = existing.targetLanguage?.value
+        if let replaceableLocale, let language, language.lowercased() == replaceableLocale.lowercased() { return .safe }
+        let (written, _) = XLIFFReader.read(bytes: Array(document.utf8), path: url.lastPathComponent)
+        var targets: [String: String] = [:]
+        for unit in written.units { if let target = unit.target { targets[unit.id.value] = target.value } }
+        let lost = existing.units.filter { unit in unit.target.map { targets[unit.id.value] != $0.value } ?? false }
+        return lost.isEmpty ? .safe : .losesTranslations(count: lost.count, targetLanguage: language)
     }
 }

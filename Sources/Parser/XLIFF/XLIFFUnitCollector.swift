@@ -53,7 +53,7 @@ struct XLIFFElement {
 
     /// The names of the XLIFF 1.2 and 2.0 elements that hold units and their text.
     enum CoreName {
-        case file, body, group, transUnit, unit, segment, ignorable, source, target, other
+        case file, body, group, transUnit, unit, segment, ignorable, source, target, notes, note, other
     }
 
     /// The local name as one of `CoreName`, compared as bytes: every element of a file asks.
@@ -64,6 +64,7 @@ struct XLIFFElement {
         case UInt8(ascii: "g"): hasLocalName("group") ? .group : .other
         case UInt8(ascii: "u"): hasLocalName("unit") ? .unit : .other
         case UInt8(ascii: "i"): hasLocalName("ignorable") ? .ignorable : .other
+        case UInt8(ascii: "n"): hasLocalName("note") ? .note : hasLocalName("notes") ? .notes : .other
         case UInt8(ascii: "s"): hasLocalName("source") ? .source : hasLocalName("segment") ? .segment : .other
         case UInt8(ascii: "t"): hasLocalName("target") ? .target : hasLocalName("trans-unit") ? .transUnit : .other
         default: .other
@@ -189,7 +190,7 @@ struct XLIFFUnitCollector {
     private(set) var hasFailed = false
 
     private enum Context {
-        case root, file, container, unit, part
+        case root, file, container, unit, part, notes
     }
 
     /// The root's namespace URI, as UTF-8.
@@ -202,6 +203,9 @@ struct XLIFFUnitCollector {
     /// array serves every unit of the file: most have one part, and an array each was an
     /// allocation per unit.
     private var parts: [Part] = []
+    /// Notes of the unit being read that msgc did not write, and the author of the one being read.
+    private var notes: [TranslationNote] = []
+    private var noteAuthor: String?
     private var capture: TextCapture?
     /// The UTF-8 of the text being captured: one buffer for every capture of the file.
     private var captureBytes: [UInt8] = []
@@ -266,6 +270,17 @@ struct XLIFFUnitCollector {
             if unit != nil { parts.append(Part(isSegment: name == .segment, state: element.attributeValue("state"))) }
         case (.v1_2, .unit, .source), (.v2_0, .part, .source):
             capture = TextCapture(role: .source, element: element)
+        case (.v2_0, .unit, .notes):
+            stack.append(.notes)
+        case (.v1_2, .unit, .note), (.v2_0, .notes, .note):
+            // msgc's own notes are written again from the messages; anyone else's are kept.
+            let author = element.attributeValue(version == .v1_2 ? "from" : "category")
+            if unit != nil, !(author.map(TranslationNote.msgcAuthors.contains) ?? false) {
+                capture = TextCapture(role: .note, element: element)
+                noteAuthor = author
+            } else {
+                skippedDepth = 1
+            }
         case (.v1_2, .unit, .target), (.v2_0, .part, .target):
             capture = TextCapture(role: .target, element: element)
             if version == .v1_2, unit != nil { parts[0].state = element.attributeValue("state") }
@@ -361,6 +376,7 @@ struct XLIFFUnitCollector {
         stack.append(.unit)
         var builder = UnitBuilder(location: element.location)
         parts.removeAll(keepingCapacity: true)
+        notes.removeAll(keepingCapacity: true)
         if version == .v1_2 {
             builder.id = nonEmpty(element.attribute("id"))
             builder.isApproved = element.attributeValue("approved") == "yes"
@@ -452,6 +468,10 @@ struct XLIFFUnitCollector {
     }
 
     private mutating func finish(_ text: CapturedText, role: TextCapture.Role) {
+        if role == .note {
+            if unit != nil { notes.append(TranslationNote(author: noteAuthor, text: text.text)) }
+            return
+        }
         guard unit != nil, !parts.isEmpty else { return }
         let last = parts.count - 1
         switch role {
@@ -527,6 +547,7 @@ struct XLIFFUnitCollector {
         units.append(TranslationUnit(
             id: id, source: source, target: target, state: target == nil ? .untranslated : state,
             rawState: rawState, inlineMarkup: markup, location: builder.location))
+        if !notes.isEmpty { units[units.count - 1].notes = notes }
     }
 
     /// Sorts out units that repeat an earlier unit's id, once the whole file is read.
@@ -675,7 +696,7 @@ private struct UnitBuilder {
 
 /// A source or target being read: its text goes to the collector's `captureBytes`.
 private struct TextCapture {
-    enum Role { case source, target }
+    enum Role { case source, target, note }
 
     var role: Role
     var location: SourceLocation

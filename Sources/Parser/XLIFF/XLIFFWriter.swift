@@ -1,7 +1,8 @@
 import Model
 
 /// Writes the XLIFF a translator needs for one locale (`msgc extract`): every translatable
-/// string of the given messages, the existing translation if any, the message's note, and the
+/// string of the given messages, the existing translation if any, the message's note, the notes
+/// a translator wrote on the unit (kept from the existing file, after msgc's), and the
 /// length limit.
 ///
 /// XLIFF 1.2 is the default; 2.0 on request. The output is UTF-8 text ending in a newline and
@@ -40,7 +41,8 @@ public enum XLIFFWriter {
                 let id = message.unitID(of: field)
                 guard seen.insert(id).inserted else { continue }
                 entries.append(Entry(id: id, message: message, field: field, source: text.value,
-                                     existing: existing[id].flatMap { $0.target == nil ? nil : $0 }))
+                                     existing: existing[id].flatMap { $0.target == nil ? nil : $0 },
+                                     translatorNotes: existing[id]?.notes ?? []))
             }
         }
         switch version {
@@ -56,6 +58,8 @@ public enum XLIFFWriter {
         var source: String
         /// The existing unit, when it has a target.
         var existing: TranslationUnit?
+        /// Notes a translator (or their tool) wrote on the existing unit, written back after msgc's.
+        var translatorNotes: [TranslationNote]
 
         /// Whether the existing target must be looked at again before it can count.
         var needsReview: Bool {
@@ -91,6 +95,10 @@ public enum XLIFFWriter {
                 out += "        <note from=\"developer\">\(noteText(note))</note>\n"
             }
             out += "        <note from=\"msgc\">\(noteText(msgcNote(entry, config: config)))</note>\n"
+            for note in entry.translatorNotes {
+                let from = note.author.map { " from=\"\(attribute($0))\"" } ?? ""
+                out += "        <note\(from)>\(noteText(note.text))</note>\n"
+            }
             out += "      </trans-unit>\n"
         }
         out += """
@@ -139,6 +147,10 @@ public enum XLIFFWriter {
                 out += "        <note category=\"developer\">\(noteText(note))</note>\n"
             }
             out += "        <note category=\"msgc\">\(noteText(msgcNote(entry, config: config)))</note>\n"
+            for note in entry.translatorNotes {
+                let category = note.author.map { " category=\"\(attribute($0))\"" } ?? ""
+                out += "        <note\(category)>\(noteText(note.text))</note>\n"
+            }
             out += "      </notes>\n"
             if let existing = entry.existing, let target = existing.target {
                 let state = XLIFFStates.xliff20Value(for: entry.needsReview ? .untranslated : existing.state)

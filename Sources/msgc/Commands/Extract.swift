@@ -61,6 +61,8 @@ extension Msgc {
                 Output.write(document, to: .standardOutput)
                 return
             }
+            let usedFile = catalog.config.flatMap { Localizer.translationFiles(catalog, sourceLocale: $0.sourceLocale.value)[locale]?.path }
+            try refuseToLoseTranslations(at: out, document: document, usedFile: usedFile, contentPath: options.contentPath)
             do {
                 try FileOutput.write(Array(document.utf8), to: URL(fileURLWithPath: out))
             } catch {

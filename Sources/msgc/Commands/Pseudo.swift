@@ -63,11 +63,12 @@ extension Msgc {
             if out == nil, existing == nil,
                let other = catalog.translationFiles.first(where: { $0.path == "translations/\(locale).xliff" }) {
                 // The default name is taken by a file for another locale: never write over a translator's work.
-                Output.write(
-                    "msgc: '\(options.pathPrefix)\(other.path)' translates '\(other.targetLanguage?.value ?? "?")', not '\(locale)'; choose a file with --out\n",
-                    to: .standardError)
+                Output.error("'\(options.pathPrefix)\(other.path)' translates '\(other.targetLanguage?.value ?? "?")', not '\(locale)'; choose a file with --out")
                 throw ExitStatus.failure.exitCode
             }
+            // A file of this pseudo locale is made again whole; any other file's translations are kept.
+            try refuseToLoseTranslations(
+                at: destination, document: result.document, usedFile: nil, contentPath: options.contentPath, replaceableLocale: locale)
             let url = URL(fileURLWithPath: destination)
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
