@@ -70,7 +70,10 @@ public enum BundleWriter {
     /// Whether the folder holds a manifest of format `msgc-bundle`.
     public static func isBundle(_ path: String) -> Bool {
         let manifest = (path as NSString).appendingPathComponent("manifest.json")
-        guard let data = FileManager.default.contents(atPath: manifest), data.count < 64 << 20,
+        // The size first: a stray file of gigabytes named manifest.json is not read into memory.
+        var status = stat()
+        guard stat(manifest, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size < 64 << 20,
+              let data = FileManager.default.contents(atPath: manifest),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
         return object["format"] as? String == BundleBuilder.formatName
     }

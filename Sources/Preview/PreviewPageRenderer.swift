@@ -28,8 +28,8 @@ enum PreviewPageRenderer {
     }
 
     static func localePage(model: PreviewModel, locale: String, sections: [PreviewModel.Section], navigation: [String]) -> String {
-        var html = head(title: "\(locale) · retention message preview · \(model.title)")
-        html += "<header>"
+        var images = PageImages()
+        var html = "<header>"
         if !navigation.isEmpty {
             html += "<nav><a href=\"index.html\">all locales</a>"
             for other in navigation { html += other == locale ? " · <strong>\(escape(other))</strong>" : " · <a href=\"\(escape(other)).html\">\(escape(other))</a>" }
@@ -44,16 +44,41 @@ enum PreviewPageRenderer {
         html += "</header>\n<main>\n"
         for section in sections {
             html += "<section class=\"product\">\n<h2><bdi>\(escape(section.product))</bdi></h2>\n"
-            for entry in section.entries { html += messageHTML(entry, model: model) }
+            for entry in section.entries { html += messageHTML(entry, model: model, images: &images) }
             html += "</section>\n"
         }
         if sections.isEmpty { html += "<p>No messages in \(escape(locale)).</p>\n" }
-        return html + "</main>\n</body>\n</html>\n"
+        return head(title: "\(locale) · retention message preview · \(model.title)", images: images, model: model) + html + "</main>\n</body>\n</html>\n"
+    }
+
+    /// The images a page shows, each embedded once in the page's style sheet however many sheets
+    /// use it (a hero shared by 40 messages was 40 copies of a megabyte of base64), and drawn
+    /// where it is used as a box of its class.
+    struct PageImages {
+        /// Paths in the order the page first uses them; a path's class is `pic-` and its place.
+        private(set) var paths: [String] = []
+        private var classOfPath: [String: String] = [:]
+
+        mutating func className(for path: String) -> String {
+            if let name = classOfPath[path] { return name }
+            let name = "pic-\(paths.count + 1)"
+            paths.append(path)
+            classOfPath[path] = name
+            return name
+        }
+
+        /// One rule per image, with its bytes as a data: URI.
+        func style(model: PreviewModel) -> String {
+            paths.map { path in
+                let bytes = model.imageBytes(path) ?? []
+                return ".\(classOfPath[path]!) { background-image: url(\"data:image/png;base64,\(Data(bytes).base64EncodedString())\"); }"
+            }.joined(separator: "\n")
+        }
     }
 
     // MARK: - One message
 
-    static func messageHTML(_ entry: PreviewModel.Entry, model: PreviewModel) -> String {
+    static func messageHTML(_ entry: PreviewModel.Entry, model: PreviewModel, images: inout PageImages) -> String {
         let message = entry.message
         var html = "<article class=\"message\" id=\"\(entry.anchor)\">\n<h3><code><bdi>\(escape(message.key.value))</bdi></code>"
         if message.isDefaultMessage { html += " <span class=\"badge default\">default</span>" }
@@ -61,7 +86,7 @@ enum PreviewPageRenderer {
         if message.headerPosition?.value == .aboveImage { html += " <span class=\"badge\">header above image</span>" }
         html += " <span class=\"where\">\(escape(position(message.location)))</span></h3>\n<div class=\"row\">\n"
         if let localized = entry.localized {
-            html += sheetHTML(localized, model: model)
+            html += sheetHTML(localized, model: model, images: &images)
             html += "<div class=\"facts\">\n" + lengthsHTML(localized, measure: model.config?.lengthMeasure ?? .utf16)
         } else {
             html += "<div class=\"phone\"><div class=\"sheet unavailable\"><p><strong>Not shown in \(escape(entry.locale))</strong></p><ul>"
@@ -76,21 +101,22 @@ enum PreviewPageRenderer {
     }
 
     /// The sheet: header above the body (image first) or above the image, then the body, then bullets.
-    static func sheetHTML(_ localized: LocalizedMessage, model: PreviewModel) -> String {
+    static func sheetHTML(_ localized: LocalizedMessage, model: PreviewModel, images: inout PageImages) -> String {
         let message = localized.message
         let direction = LocaleDirection.isRightToLeft(localized.locale) ? "rtl" : "ltr"
         var html = "<div class=\"phone\"><div class=\"sheet\" dir=\"\(direction)\" lang=\"\(escape(localized.locale))\">"
         let header = "<p class=\"header\">\(escape(localized.text(.header)?.value ?? ""))</p>"
         var image = ""
         if let file = message.image?.file?.value {
-            image = imageHTML(file, alt: localized.text(.imageAlt)?.value ?? "", className: "hero", model: model)
+            image = imageHTML(file, alt: localized.text(.imageAlt)?.value ?? "", className: "hero", model: model, images: &images)
         }
         html += message.headerPosition?.value == .aboveImage ? header + image : image + header
         html += "<p class=\"body\">\(escape(localized.text(.body)?.value ?? ""))</p>"
         if !message.bullets.isEmpty {
             html += "<ul class=\"bullets\">"
             for (index, bullet) in message.bullets.enumerated() {
-                let icon = bullet.image.map { imageHTML($0.value, alt: localized.text(.bulletAlt(index))?.value ?? "", className: "icon", model: model) } ?? ""
+                let alt = localized.text(.bulletAlt(index))?.value ?? ""
+                let icon = bullet.image.map { imageHTML($0.value, alt: alt, className: "icon", model: model, images: &images) } ?? ""
                 html += "<li>\(icon)<span>\(escape(localized.text(.bulletText(index))?.value ?? ""))</span></li>"
             }
             html += "</ul>"
@@ -98,11 +124,15 @@ enum PreviewPageRenderer {
         return html + "</div></div>\n"
     }
 
-    static func imageHTML(_ path: String, alt: String, className: String, model: PreviewModel) -> String {
+    /// An image as a box of its page's class for it (`PageImages`), sized as the image is.
+    static func imageHTML(_ path: String, alt: String, className: String, model: PreviewModel, images: inout PageImages) -> String {
         guard let bytes = model.imageBytes(path) else {
             return "<div class=\"\(className) noimage\" role=\"img\" aria-label=\"\(escape(alt))\">\(escape(path)) cannot be shown</div>"
         }
-        return "<img class=\"\(className)\" src=\"data:image/png;base64,\(Data(bytes).base64EncodedString())\" alt=\"\(escape(alt))\" title=\"\(escape(path))\">"
+        var size = ""
+        if case .success(let png) = PNGReader.read(bytes) { size = " style=\"aspect-ratio: \(png.widthPixels) / \(png.heightPixels)\"" }
+        let picture = images.className(for: path)
+        return "<span class=\"\(className) pic \(picture)\" role=\"img\" aria-label=\"\(escape(alt))\" title=\"\(escape(path))\"\(size)></span>"
     }
 
     /// Each field's length against Apple's limit; alt texts, which the sheet does not show, with their text.
@@ -186,8 +216,9 @@ enum PreviewPageRenderer {
     /// Text safe in element content and in double-quoted attributes.
     static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
-    static func head(title: String) -> String {
-        """
+    static func head(title: String, images: PageImages = PageImages(), model: PreviewModel? = nil) -> String {
+        let pictures = model.map { images.style(model: $0) } ?? ""
+        return """
         <!DOCTYPE html>
         <html lang="en">
         <head>
@@ -196,7 +227,7 @@ enum PreviewPageRenderer {
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
         <title>\(escape(title))</title>
         <style>
-        \(style)
+        \(style)\(pictures.isEmpty ? "" : "\n" + pictures)
         </style>
         </head>
         <body>
@@ -220,10 +251,11 @@ enum PreviewPageRenderer {
         .sheet { background: #fff; border-radius: 14px; padding: 18px 16px; box-shadow: 0 1px 4px rgba(0,0,0,.12); text-align: start; }
         .sheet .header { font-size: 20px; font-weight: 700; line-height: 1.25; margin: 0 0 10px; overflow-wrap: anywhere; }
         .sheet .hero { display: block; width: 100%; height: auto; border-radius: 8px; margin: 0 0 12px; }
+        .pic { background-position: center; background-size: 100% 100%; background-repeat: no-repeat; }
         .sheet .body { font-size: 15px; margin: 0 0 10px; color: #30363d; overflow-wrap: anywhere; }
         .sheet .bullets { list-style: none; padding: 0; margin: 8px 0 0; }
         .sheet .bullets li { display: flex; align-items: center; gap: 10px; margin: 8px 0; font-size: 15px; overflow-wrap: anywhere; }
-        .sheet .icon { width: 28px; height: 28px; flex: 0 0 28px; border-radius: 6px; }
+        .sheet .icon { display: block; width: 28px; height: 28px; flex: 0 0 28px; border-radius: 6px; }
         .noimage { background: repeating-linear-gradient(45deg, #ffebe9, #ffebe9 8px, #fff 8px, #fff 16px); color: #a40e26; font-size: 12px; padding: 8px; border-radius: 6px; }
         .sheet .noimage.hero { min-height: 60px; }
         .sheet .noimage.icon { padding: 0; overflow: hidden; font-size: 0; }

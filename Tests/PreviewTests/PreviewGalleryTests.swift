@@ -80,7 +80,26 @@ import Testing
         // Nothing is fetched from anywhere: images are data: URIs, and the policy forbids the rest.
         #expect(english.contains("content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\""))
         #expect(!english.contains("src=\"http") && !english.contains("href=\"http"))
-        #expect(english.contains("<img class=\"hero\" src=\"data:image/png;base64,iVBORw0KGgo"))
+        #expect(english.contains("{ background-image: url(\"data:image/png;base64,iVBORw0KGgo"))
+        #expect(english.contains("<span class=\"hero pic pic-"))
+    }
+
+    /// Each image is embedded once per page, however many sheets show it, and every use of it
+    /// names that one copy.
+    @Test func eachImageIsEmbeddedOncePerPage() throws {
+        let (folder, compilation) = try Self.hostileExample()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (pages, _) = PreviewGallery.pages(compilation)
+        for page in pages where page.name != "index.html" {
+            let embedded = page.html.components(separatedBy: "data:image/png;base64,").count - 1
+            let classes = Set(page.html.matches(of: /class="(?:hero|icon) pic (pic-\d+)"/).map { String($0.output.1) })
+            #expect(embedded == classes.count, "\(page.name)")
+            for name in classes { #expect(page.html.contains(".\(name) { background-image: url(\"data:image/png;base64,"), "\(page.name) \(name)") }
+        }
+        let english = try #require(pages.first { $0.name == "en-US.html" }).html
+        let uses = english.components(separatedBy: " pic pic-").count - 1
+        let embedded = english.components(separatedBy: "data:image/png;base64,").count - 1
+        #expect(uses > embedded, "the example's icons are shared by several messages")
     }
 
     @Test func mirrorsRightToLeftLocalesAndKeepsTheSheetsLayout() throws {
@@ -99,16 +118,16 @@ import Testing
         let english = try page("en-US.html")
         let winback = try #require(Self.articles(english).first { $0.contains(">winback</bdi>") })
         let header = try #require(winback.range(of: "<p class=\"header\">"))
-        let image = try #require(winback.range(of: "<img class=\"hero\""))
+        let image = try #require(winback.range(of: "<span class=\"hero pic"))
         let body = try #require(winback.range(of: "<p class=\"body\">"))
         #expect(header.lowerBound < image.lowerBound && image.lowerBound < body.lowerBound)
         let family = try #require(Self.articles(english).first { $0.contains(">stay-together</bdi>") })
-        let familyImage = try #require(family.range(of: "<img class=\"hero\""))
+        let familyImage = try #require(family.range(of: "<span class=\"hero pic"))
         let familyHeader = try #require(family.range(of: "<p class=\"header\">"))
         #expect(familyImage.lowerBound < familyHeader.lowerBound, "above-body: the image comes first")
         let benefits = try #require(Self.articles(english).first { $0.contains(">benefits</bdi>") })
-        #expect(benefits.components(separatedBy: "<li><img class=\"icon\" src=\"data:image/png;base64,").count - 1 == 3)
-        #expect(benefits.contains("alt=\"Green check mark\""))
+        #expect(benefits.components(separatedBy: "<li><span class=\"icon pic pic-").count - 1 == 3)
+        #expect(benefits.contains("aria-label=\"Green check mark\""))
     }
 
     @Test func showsLengthsAndFindingsOnTheMessageTheyConcern() throws {

@@ -200,4 +200,24 @@ import Testing
         }
         #expect(try diff(truncated).stderr.contains("not valid JSON"))
     }
+
+    /// A bundle's files are hashed a piece at a time: a stray file of 1 GB in a bundle costs
+    /// diff a megabyte, not its size (it used to read each file whole).
+    @Test func aHugeStrayFileIsHashedInBoundedMemory() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let content = try Self.exampleCopy(in: scratch)
+        let bundle = scratch.appendingPathComponent("bundle")
+        try Self.build(content, to: bundle, release: "1")
+        // Sparse: it takes no disk, but reading it gives 1 GB of zeros.
+        let stray = bundle.appendingPathComponent("images/stray.png")
+        #expect(FileManager.default.createFile(atPath: stray.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: stray)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let result = try MeasuredProcess.run(MsgcRunner.executable, ["diff", bundle.path, bundle.path], in: scratch)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("is damaged: its files do not match the manifest's digest"), "\(result.stderr)")
+        #expect(result.peakRSSBytes < 200 << 20, "peak \(result.peakRSSBytes >> 20) MiB")
+    }
 }

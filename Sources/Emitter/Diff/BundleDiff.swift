@@ -119,10 +119,11 @@ public struct BundleDiff: Sendable {
         }
         var hashes: [String: String] = [:]
         for file in contents.files {
-            guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(file).path) else {
+            // Streamed: a stray file of any size costs a megabyte of memory, not its size.
+            guard let hash = Digest.sha256Hex(ofFileAt: url.appendingPathComponent(file).path) else {
                 throw Failure("'\(path)/\(file)' cannot be read")
             }
-            hashes[file] = Digest.sha256Hex(data)
+            hashes[file] = hash
         }
         for entry in contents.manifest.entries where hashes[entry.file] != entry.sha256 {
             throw Failure("'\(path)' is damaged: '\(entry.file)' does not have the SHA-256 its manifest records")
