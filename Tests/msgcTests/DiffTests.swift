@@ -218,6 +218,8 @@ import Testing
         let result = try MeasuredProcess.run(MsgcRunner.executable, ["diff", bundle.path, bundle.path], in: scratch)
         #expect(result.status == 2)
         #expect(result.stderr.contains("is damaged: its files do not match the manifest's digest"), "\(result.stderr)")
-        #expect(result.peakRSSBytes < 200 << 20, "peak \(result.peakRSSBytes >> 20) MiB")
+        // Read whole, the file took more than 1 GiB. The bound leaves room for the test process's
+        // own memory, which Linux counts in a spawned child's peak until it runs msgc.
+        #expect(result.peakRSSBytes < 512 << 20, "peak \(result.peakRSSBytes >> 20) MiB")
     }
 }
