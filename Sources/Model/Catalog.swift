@@ -1,4 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The bytes of a file in the content tree's `images/` folder, or why they are not there.
 public struct ImageAsset: Hashable, Sendable {
@@ -87,6 +92,17 @@ public struct SourceFile: Hashable, Sendable {
     static func lineStarts(_ utf8: [UInt8], from textStart: Int, lineBreaks: LineBreaks) -> [Int] {
         var starts = [textStart]
         utf8.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress, textStart < bytes.count else { return }
+            // Without a carriage return (nearly every file), the line feeds are all there is to
+            // find, and memchr finds them many bytes at a time.
+            if memchr(base + textStart, 0x0D, bytes.count - textStart) == nil {
+                var index = textStart
+                while index < bytes.count, let found = memchr(base + index, 0x0A, bytes.count - index) {
+                    index = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                    starts.append(index)
+                }
+                return
+            }
             var index = textStart
             while index < bytes.count {
                 switch bytes[index] {

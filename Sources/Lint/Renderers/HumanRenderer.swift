@@ -94,6 +94,9 @@ public enum HumanRenderer {
 /// How many terminal cells text takes: grapheme clusters, two cells for East Asian wide ones.
 enum TerminalWidth {
     static func of<S: Sequence>(_ scalars: S) -> Int where S.Element == Unicode.Scalar {
+        // Printable ASCII, most of most snippets, takes a cell a scalar: no grapheme breaking
+        // and no Unicode property lookups.
+        if scalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) { return scalars.reduce(0) { count, _ in count + 1 } }
         var text = String.UnicodeScalarView()
         text.append(contentsOf: scalars)
         return String(text).reduce(0) { $0 + width(of: $1) }
@@ -119,6 +122,7 @@ enum TerminalWidth {
 public enum TerminalText {
     /// Message text with such characters written as `<U+202E>`.
     public static func escaped(_ text: String) -> String {
+        guard containsHazard(text) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             if isHazard(scalar) {
@@ -131,10 +135,38 @@ public enum TerminalText {
         return result
     }
 
+    /// Whether `text` has a character `isHazard` picks, decided from its UTF-8 without decoding
+    /// it: every message and path of a report is asked, and nearly none has one.
+    static func containsHazard(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x7F { return true }
+                if byte >= 0xC2 {
+                    let next = index + 1 < bytes.count ? bytes[index + 1] : 0
+                    let third = index + 2 < bytes.count ? bytes[index + 2] : 0
+                    switch byte {
+                    case 0xC2 where next >= 0x80 && next <= 0x9F: return true  // C1 controls
+                    case 0xD8 where next == 0x9C: return true  // U+061C
+                    case 0xE2 where next == 0x80 && ((0x8B...0x8F).contains(third) || (0xA8...0xAE).contains(third)): return true
+                    case 0xE2 where next == 0x81 && (0xA0...0xA9).contains(third): return true
+                    case 0xEF where next == 0xBB && third == 0xBF: return true  // U+FEFF
+                    default: break
+                    }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
     /// A source line with each such character replaced by one visible U+FFFD, and tabs by a
     /// space, so that scalar columns and markers stay aligned.
     static func placeholders(_ line: String) -> String {
-        String(String.UnicodeScalarView(line.unicodeScalars.map { scalar in
+        guard containsHazard(line) else { return line }
+        return String(String.UnicodeScalarView(line.unicodeScalars.map { scalar in
             if scalar == "\t" { return " " }
             return isHazard(scalar) ? "\u{FFFD}" : scalar
         }))

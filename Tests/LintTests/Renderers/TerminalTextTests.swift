@@ -3,6 +3,19 @@ import Model
 import Testing
 
 @Suite struct TerminalTextTests {
+    /// The byte-level test that lets most text through unchanged picks exactly the scalars
+    /// `isHazard` picks, alone and between other text.
+    @Test func theFastTestAgreesWithIsHazardForEveryScalar() {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "a" + String(Character(scalar)) + "é"
+            #expect(TerminalText.containsHazard(text) == TerminalText.isHazard(scalar), "U+\(String(value, radix: 16))")
+            if TerminalText.containsHazard(text) != TerminalText.isHazard(scalar) { return }
+        }
+        #expect(!TerminalText.containsHazard("Stay with Premium — 50 % · 日本語 · العربية"))
+        #expect(TerminalText.escaped("plain") == "plain")
+    }
+
     @Test func messagesNeverCarryRawBidiOrControlCharacters() {
         let diagnostic = Diagnostic(
             code: "TRN001", severity: .warning, location: SourceLocation(path: "translations/de-DE.xliff", line: 1, column: 1),
