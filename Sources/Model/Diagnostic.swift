@@ -102,10 +102,28 @@ public struct Diagnostic: Hashable, Codable, Sendable {
 }
 
 extension Array where Element == Diagnostic {
-    /// Sorted for output, duplicates removed.
+    /// Sorted for output, duplicates removed (the first of equal diagnostics is kept).
+    ///
+    /// Positions are sorted rather than the diagnostics themselves, so that each is moved once,
+    /// and a duplicate is looked for only among those that sort the same, which are next to
+    /// each other: hashing every diagnostic whole (messages, notes and fix-its) cost more than
+    /// sorting a report of thousands.
     public func sortedForOutput() -> [Diagnostic] {
-        var seen = Set<Diagnostic>()
-        return self.filter { seen.insert($0).inserted }.sorted(by: Diagnostic.outputOrder)
+        let order = indices.sorted { Diagnostic.outputOrder(self[$0], self[$1]) }
+        var result: [Diagnostic] = []
+        result.reserveCapacity(count)
+        var runStart = 0
+        for index in order {
+            let diagnostic = self[index]
+            if runStart < result.count,
+               !Diagnostic.outputOrder(result[runStart], diagnostic) && !Diagnostic.outputOrder(diagnostic, result[runStart]) {
+                if result[runStart...].contains(diagnostic) { continue }
+            } else {
+                runStart = result.count
+            }
+            result.append(diagnostic)
+        }
+        return result
     }
 
     /// The same findings with every warning raised to an error, as `--strict` asks.

@@ -87,8 +87,12 @@ public enum Localizer {
                 }
             }
         }
-        var gaps = bound.flatMap(\.gaps)
-        gaps.sort { ($0.subject, $0.field) < ($1.subject, $1.field) }
+        // Each gap is moved once, to its place: a gap holds its unit, and sorting the gaps
+        // themselves moved thousands of them over and over on a tree whose sources changed.
+        let unsorted = bound.flatMap(\.gaps)
+        let gaps = unsorted.indices
+            .sorted { (unsorted[$0].subject, unsorted[$0].field) < (unsorted[$1].subject, unsorted[$1].field) }
+            .map { unsorted[$0] }
         var boundUnits: [String: [Bool]] = [:]
         for (locale, boundLocale) in zip(locales, bound) {
             if let path = fileForLocale[locale]?.path, let found = boundLocale.boundUnits { boundUnits[path] = found }

@@ -69,3 +69,4 @@ import Testing
         #expect(file == copy)
     }
 }
+

@@ -1,0 +1,20 @@
+import Model
+import Testing
+
+/// Diagnostics leave in one order, each once.
+@Suite struct DiagnosticOrderTests {
+    static func diagnostic(_ path: String, _ line: Int, _ code: String, _ message: String, note: String? = nil) -> Diagnostic {
+        Diagnostic(code: code, severity: .warning, location: SourceLocation(path: path, line: line, column: 1), message: message,
+                   notes: note.map { [Note($0)] } ?? [])
+    }
+
+    @Test func sortedOnceAndEachOnce() {
+        let a = Self.diagnostic("b.yaml", 3, "TXT001", "a")
+        let b = Self.diagnostic("a.yaml", 9, "TXT001", "b")
+        let c = Self.diagnostic("b.yaml", 3, "TXT001", "a", note: "another note")
+        let d = Self.diagnostic("b.yaml", 2, "LEN001", "d")
+        let sorted = [a, b, c, a, d, b, c].sortedForOutput()
+        // Same place, code and message: kept in the order they came, each once.
+        #expect(sorted == [b, d, a, c])
+    }
+}
