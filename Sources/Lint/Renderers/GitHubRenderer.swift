@@ -40,6 +40,8 @@ public enum GitHubRenderer {
     }
 
     static func escapeData(_ text: String) -> String {
+        // Nearly every message has nothing to escape: it is returned as it is.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == 0x0D || $0 == 0x0A }) else { return text }
         var output = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -53,8 +55,10 @@ public enum GitHubRenderer {
     }
 
     static func escapeProperty(_ text: String) -> String {
+        let text = escapeData(text)
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ",") }) else { return text }
         var output = ""
-        for scalar in escapeData(text).unicodeScalars {
+        for scalar in text.unicodeScalars {
             switch scalar {
             case ":": output += "%3A"
             case ",": output += "%2C"
