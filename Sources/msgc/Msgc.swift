@@ -1,7 +1,7 @@
 import ArgumentParser
 import Emitter
 import Foundation
-import Lint
+import Model
 
 /// The msgc command line. Subcommands live in Commands/; only `main` maps outcomes to exit codes.
 ///

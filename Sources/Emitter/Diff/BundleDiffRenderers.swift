@@ -4,8 +4,8 @@ import Model
 /// images, then the counts and what Apple will have to review again.
 ///
 /// Unchanged entries are counted, not listed. Text from the bundles (keys, paths, releases) is
-/// shown with control and bidirectional-formatting characters replaced by `\u{…}`, so that a
-/// hand-edited manifest cannot drive the terminal.
+/// shown through `TerminalText` (controls, escapes and bidi characters as `<U+001B>`), so that
+/// a hand-edited manifest cannot drive the terminal.
 public enum BundleDiffTextRenderer {
     public static func render(_ diff: BundleDiff) -> String {
         var out = "old  \(describe(diff.old))\nnew  \(describe(diff.new))\n"
@@ -94,20 +94,8 @@ public enum BundleDiffTextRenderer {
 
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
-    /// The text with C0/C1 controls and bidirectional formatting characters written as `\u{…}`.
-    static func safe(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-                || value == 0x200E || value == 0x200F || value == 0x061C {
-                result += "\\u{\(String(value, radix: 16, uppercase: true))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// Text from a manifest as terminal text (`TerminalText`).
+    static func safe(_ text: String) -> String { TerminalText.escaped(text) }
 }
 
 /// `msgc diff --format json`: the comparison as msgc's canonical JSON, `"schemaVersion": 1`.
