@@ -80,7 +80,7 @@ public enum TemporaryFiles {
         defer { registry.lock.unlock() }
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         registry.paths.insert(path)
         return (path, descriptor)
     }
