@@ -152,15 +152,7 @@ public enum XLIFFDiagnostics {
             """,
         examples: [
             .validFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</target>")),
-            .invalidFile(examplePath, example(
-                target: "<target state=\"translated\">Bleiben Sie bei Premium</target>",
-                extraUnit: """
-                      <trans-unit id="⟦com.example.news.premium.yearly/winback/header⟧">
-                        <source>Stay with Premium</source>
-                        <target state="translated">Bleiben Sie bei Premium</target>
-                      </trans-unit>
-
-                """)),
+            .invalidFile(examplePath, repeatedHeader(target: "Bleiben Sie bei Premium")),
         ])
 
     public static let conflictingUnits = RuleInfo(
@@ -176,15 +168,7 @@ public enum XLIFFDiagnostics {
             """,
         examples: [
             .validFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</target>")),
-            .invalidFile(examplePath, example(
-                target: "<target state=\"translated\">Bleiben Sie bei Premium</target>",
-                extraUnit: """
-                      <trans-unit id="⟦com.example.news.premium.yearly/winback/header⟧">
-                        <source>Stay with Premium</source>
-                        <target state="translated">Bleib bei Premium</target>
-                      </trans-unit>
-
-                """)),
+            .invalidFile(examplePath, repeatedHeader(target: "Bleib bei Premium")),
         ])
 
     public static let conflictingTargetLanguages = RuleInfo(
@@ -359,6 +343,19 @@ public enum XLIFFDiagnostics {
     }
 
     // MARK: - Example files
+
+    /// The example file with its header unit repeated, the repeat's id marked, with `target`.
+    private static func repeatedHeader(target: String) -> String {
+        example(
+            target: "<target state=\"translated\">Bleiben Sie bei Premium</target>",
+            extraUnit: """
+                  <trans-unit id="⟦com.example.news.premium.yearly/winback/header⟧">
+                    <source>Stay with Premium</source>
+                    <target state="translated">\(target)</target>
+                  </trans-unit>
+
+            """)
+    }
 
     private static func example(
         target: String, prolog: String = "", encoding: String = "UTF-8", extraUnit: String = "", extraFile: String = "",
