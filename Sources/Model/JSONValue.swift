@@ -25,6 +25,12 @@ public indirect enum JSONValue: Hashable, Sendable {
         return output
     }
 
+    /// Appends the canonical text of this value to `output`, as it stands `indent` spaces in:
+    /// for a writer that streams a large document a part at a time.
+    public func appendCanonical(to output: inout [UInt8], indent: Int) {
+        write(into: &output, indent: indent)
+    }
+
     // Written as bytes, a run of bytes that need no escape at a time: a report of a few thousand
     // diagnostics is megabytes of JSON, and appending it scalar by scalar to a String took most
     // of `msgc lint --format json`'s time on a tree with findings.

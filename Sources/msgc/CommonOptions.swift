@@ -52,12 +52,35 @@ struct CommonOptions: ParsableArguments {
 
     /// Renders diagnostics in the chosen format.
     func render(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) -> String {
-        let options = RenderOptions(pathPrefix: pathPrefix, sources: sources, useColor: useColor(for: handle))
+        var output = ""
+        write(diagnostics, sources: sources, format: format, useColor: useColor(for: handle)) { output += $0 }
+        return output
+    }
+
+    /// Writes diagnostics in the chosen format to `handle` as they are rendered, in pieces of
+    /// about 64 KiB: a report of thousands of findings is never held whole.
+    func write(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) {
+        var pending = ""
+        write(diagnostics, sources: sources, format: format, useColor: useColor(for: handle)) { text in
+            pending += text
+            if pending.utf8.count >= 1 << 16 {
+                Output.write(pending, to: handle)
+                pending = ""
+            }
+        }
+        Output.write(pending, to: handle)
+    }
+
+    private func write(
+        _ diagnostics: [Diagnostic], sources: [String: SourceFile], format: DiagnosticFormat, useColor: Bool,
+        to write: (String) -> Void
+    ) {
+        let options = RenderOptions(pathPrefix: pathPrefix, sources: sources, useColor: useColor)
         switch format {
-        case .human: return HumanRenderer.render(diagnostics, options: options)
-        case .json: return JSONRenderer.render(diagnostics, options: options)
-        case .sarif: return SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version)
-        case .github: return GitHubRenderer.render(diagnostics, options: options)
+        case .human: HumanRenderer.write(diagnostics, options: options, to: write)
+        case .json: JSONRenderer.write(diagnostics, options: options, to: write)
+        case .sarif: write(SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version))
+        case .github: GitHubRenderer.write(diagnostics, options: options, to: write)
         }
     }
 
@@ -67,7 +90,7 @@ struct CommonOptions: ParsableArguments {
         let sourceLocale = catalog.config?.sourceLocale.value
         let blocking = diagnostics.filter { ReleasePlan.blocksBuild($0, sourceLocale: sourceLocale) }
         guard !blocking.isEmpty else { return }
-        Output.write(render(blocking, sources: catalog.sourceFiles, to: .standardError), to: .standardError)
+        write(blocking, sources: catalog.sourceFiles, to: .standardError)
         Output.error("fix the message sources first; \(nothing)")
         throw ExitStatus.diagnostics.exitCode
     }

@@ -10,7 +10,14 @@ import Model
 /// terminal: a workflow log acts on ANSI escapes too.
 public enum GitHubRenderer {
     public static func render(_ diagnostics: [Diagnostic], options: RenderOptions) -> String {
-        diagnostics.map { line(for: $0, options: options) }.joined()
+        var output = ""
+        write(diagnostics, options: options) { output += $0 }
+        return output
+    }
+
+    /// The same text, handed to `write` a diagnostic at a time, as it is made.
+    public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
+        for diagnostic in diagnostics { write(line(for: diagnostic, options: options)) }
     }
 
     static func line(for diagnostic: Diagnostic, options: RenderOptions) -> String {

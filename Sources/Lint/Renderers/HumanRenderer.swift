@@ -5,10 +5,13 @@ import Model
 public enum HumanRenderer {
     public static func render(_ diagnostics: [Diagnostic], options: RenderOptions) -> String {
         var output = ""
-        for diagnostic in diagnostics {
-            output += render(diagnostic, options: options)
-        }
+        write(diagnostics, options: options) { output += $0 }
         return output
+    }
+
+    /// The same text, handed to `write` a diagnostic at a time, as it is made.
+    public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
+        for diagnostic in diagnostics { write(render(diagnostic, options: options)) }
     }
 
     static func render(_ diagnostic: Diagnostic, options: RenderOptions) -> String {

@@ -15,16 +15,36 @@ public enum JSONRenderer {
     public static let schemaVersion = 1
 
     public static func render(_ diagnostics: [Diagnostic], options: RenderOptions) -> String {
-        let report: JSONValue = [
-            "schemaVersion": .integer(schemaVersion),
-            "diagnostics": .array(diagnostics.map { value(for: $0, options: options) }),
-            "summary": [
-                "errors": .integer(diagnostics.errorCount),
-                "warnings": .integer(diagnostics.warningCount),
-                "files": .integer(Set(diagnostics.map(\.location.path)).count),
-            ],
+        var output = ""
+        write(diagnostics, options: options) { output += $0 }
+        return output
+    }
+
+    /// The same text, handed to `write` a diagnostic at a time, as it is made: the canonical JSON
+    /// of the whole report (its keys sorted, so `diagnostics` comes first), each diagnostic
+    /// written as the element of the array it is.
+    public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
+        if diagnostics.isEmpty {
+            write("{\n  \"diagnostics\": [],\n")
+        } else {
+            write("{\n  \"diagnostics\": [\n")
+            for (index, diagnostic) in diagnostics.enumerated() {
+                var bytes = Array("    ".utf8)
+                value(for: diagnostic, options: options).appendCanonical(to: &bytes, indent: 4)
+                bytes += (index == diagnostics.count - 1 ? "\n" : ",\n").utf8
+                write(String(decoding: bytes, as: UTF8.self))
+            }
+            write("  ],\n")
+        }
+        let summary: JSONValue = [
+            "errors": .integer(diagnostics.errorCount),
+            "warnings": .integer(diagnostics.warningCount),
+            "files": .integer(Set(diagnostics.map(\.location.path)).count),
         ]
-        return report.canonicalText
+        var tail = Array("  \"schemaVersion\": \(schemaVersion),\n  \"summary\": ".utf8)
+        summary.appendCanonical(to: &tail, indent: 2)
+        tail += "\n}\n".utf8
+        write(String(decoding: tail, as: UTF8.self))
     }
 
     static func value(for diagnostic: Diagnostic, options: RenderOptions) -> JSONValue {

@@ -114,7 +114,7 @@ extension Msgc {
         @discardableResult
         private func report(_ diagnostics: [Diagnostic], _ compilation: Compilation) -> [Diagnostic] {
             let shown = strict ? diagnostics.escalatingWarnings() : diagnostics
-            Output.write(options.render(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError), to: .standardError)
+            options.write(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError)
             return shown
         }
 

@@ -50,7 +50,7 @@ extension Msgc {
                     var sources = catalog.sourceFiles
                     let tree = ContentTree(root: options.contentURL)
                     for path in paths.sorted() where sources[path] == nil { sources[path] = tree.sourceFile(at: path) }
-                    Output.write(options.render(reasons, sources: sources, to: .standardError), to: .standardError)
+                    options.write(reasons, sources: sources, to: .standardError)
                 }
                 Output.error("\(XLIFFExport.Failure.unusableTranslations(locale, files: files))")
                 throw ExitStatus.diagnostics.exitCode

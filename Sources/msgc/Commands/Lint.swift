@@ -32,7 +32,7 @@ extension Msgc {
             ProcessLifetime.keepUntilExit(compilation)
             let found = scope.map { scope in compilation.diagnostics.filter { scope.contains($0.location.path) } } ?? compilation.diagnostics
             let diagnostics = strict ? found.escalatingWarnings() : found
-            Output.write(options.render(diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput), to: .standardOutput)
+            options.write(diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput)
             if options.format == .human && !options.quiet {
                 Output.write(DiagnosticSummary.line(for: diagnostics) + "\n", to: .standardOutput)
             }

@@ -36,7 +36,7 @@ extension Msgc {
             ProcessLifetime.keepUntilExit(compilation)
             if compilation.hasIOFailure || compilation.catalog.config == nil {
                 let shown = compilation.diagnostics.filter { $0.severity == .error }
-                Output.write(options.render(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError), to: .standardError)
+                options.write(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError)
                 Output.error("nothing to preview; nothing was written")
                 throw (compilation.hasIOFailure ? ExitStatus.failure : ExitStatus.diagnostics).exitCode
             }
