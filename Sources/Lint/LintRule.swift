@@ -1,5 +1,6 @@
 import LanguageTags
 import Model
+import Parser
 
 /// One check over the catalog. A rule returns findings; it never reads files, prints,
 /// looks at other rules or knows an output format.
@@ -37,6 +38,9 @@ public struct LintContext: Sendable {
     /// Every place that writes a locale tag, with what is wrong with the tag. Five locale rules
     /// report from this, each a kind of finding: the tags are checked once.
     let localeTagFindings: [(site: LocaleTagSite, findings: [LanguageTagFinding])]
+    /// Which project locale each XLIFF target language names, ignoring case: made once for the
+    /// rules that compare files' locales.
+    let localeBinding: LocaleBinding
 
     public init(catalog: Catalog, config: ProjectConfig, localization: Localization) {
         self.catalog = catalog
@@ -46,6 +50,7 @@ public struct LintContext: Sendable {
         let images = catalog.images.compactMap { path, asset in asset.bytes.map { (path, $0) } }
         self.pngs = Dictionary(uniqueKeysWithValues: zip(images.map(\.0), images.concurrentMap { PNGReader.read($0.1) }))
         self.imageUses = ImageUse.all(in: catalog)
-        self.localeTagFindings = LocaleTagSite.all(in: catalog, config: config).map { ($0, $0.findings(config: config)) }
+        self.localeBinding = LocaleBinding(config)
+        self.localeTagFindings = LocaleTagSite.all(in: catalog, config: config, binding: localeBinding).map { ($0, $0.findings(config: config)) }
     }
 }

@@ -16,7 +16,7 @@ struct LocaleTagSite {
 
 extension LocaleTagSite {
     /// Every site of the project, configuration first, then the XLIFF files.
-    static func all(in catalog: Catalog, config: ProjectConfig) -> [LocaleTagSite] {
+    static func all(in catalog: Catalog, config: ProjectConfig, binding: LocaleBinding) -> [LocaleTagSite] {
         var sites = [LocaleTagSite(tag: config.sourceLocale, isExtraLocale: false)]
         sites += config.locales.map { LocaleTagSite(tag: $0, isExtraLocale: false) }
         sites += config.extraLocales.map { LocaleTagSite(tag: $0, isExtraLocale: true) }
@@ -25,7 +25,6 @@ extension LocaleTagSite {
         }
         // A target language that names a project locale in another case binds to it: LOC008
         // says so, and the tag's case is no error here.
-        let binding = LocaleBinding(config)
         sites += catalog.translationFiles.compactMap { file in
             file.targetLanguage.flatMap { tag in
                 binding.isCaseVariant(tag.value)

@@ -20,7 +20,7 @@ struct DuplicateTranslationLocale: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         // Tags that differ only in case name one locale (`de-de` and `de-DE`).
-        let binding = LocaleBinding(context.config)
+        let binding = context.localeBinding
         var first: [String: TranslationFile] = [:]
         var diagnostics: [Diagnostic] = []
         for file in context.catalog.translationFiles where file.isReadable {

@@ -19,7 +19,7 @@ struct TranslationLocaleCase: LintRule {
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        let binding = LocaleBinding(context.config)
+        let binding = context.localeBinding
         return context.catalog.translationFiles.compactMap { (file: TranslationFile) -> Diagnostic? in
             guard file.isReadable, let tag = file.targetLanguage, binding.isCaseVariant(tag.value) else { return nil }
             let locale = binding.locale(for: tag.value)

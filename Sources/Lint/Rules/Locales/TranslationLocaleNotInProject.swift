@@ -20,7 +20,7 @@ struct TranslationLocaleNotInProject: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         let projectLocales = Set(context.config.locales.map(\.value))
-        let binding = LocaleBinding(context.config)
+        let binding = context.localeBinding
         return context.catalog.translationFiles.compactMap { (file: TranslationFile) -> Diagnostic? in
             guard file.isReadable, let tag = file.targetLanguage, !projectLocales.contains(binding.locale(for: tag.value)),
                   !binding.isCaseVariant(tag.value),

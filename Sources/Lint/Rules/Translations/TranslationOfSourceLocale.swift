@@ -18,7 +18,7 @@ struct TranslationOfSourceLocale: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         let sourceLocale = context.config.sourceLocale.value
-        let binding = LocaleBinding(context.config)
+        let binding = context.localeBinding
         return context.catalog.translationFiles.compactMap { (file: TranslationFile) -> Diagnostic? in
             guard file.isReadable, let tag = file.targetLanguage, binding.locale(for: tag.value) == sourceLocale else { return nil }
             let count = file.units.count
