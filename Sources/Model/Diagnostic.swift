@@ -104,22 +104,35 @@ public struct Diagnostic: Hashable, Codable, Sendable {
 extension Array where Element == Diagnostic {
     /// Sorted for output, duplicates removed (the first of equal diagnostics is kept).
     ///
-    /// Positions are sorted rather than the diagnostics themselves, so that each is moved once,
-    /// and a duplicate is looked for only among those that sort the same, which are next to
-    /// each other: hashing every diagnostic whole (messages, notes and fix-its) cost more than
+    /// Each diagnostic's place is reduced to integers first (its file's rank among the paths
+    /// reported, then line and columns), so that nearly every comparison is of integers;
+    /// code and message are compared only between findings at the same place. Positions are
+    /// sorted rather than the diagnostics themselves, so that each is moved once, and a
+    /// duplicate is looked for only among those that sort the same, which are next to each
+    /// other: hashing every diagnostic whole (messages, notes and fix-its) cost more than
     /// sorting a report of thousands.
     public func sortedForOutput() -> [Diagnostic] {
-        let order = indices.sorted { Diagnostic.outputOrder(self[$0], self[$1]) }
+        var rankOfFile: [SourcePath: Int] = [:]
+        for diagnostic in self { rankOfFile[diagnostic.location.file] = 0 }
+        let files = rankOfFile.keys.sorted { $0.string.utf8.lexicographicallyPrecedes($1.string.utf8) }
+        for (rank, file) in files.enumerated() { rankOfFile[file] = rank }
+        let places = map { OutputPlace($0.location, file: rankOfFile[$0.location.file]!) }
+        let order = indices.sorted { lhs, rhs in
+            if places[lhs] != places[rhs] { return places[lhs] < places[rhs] }
+            return Diagnostic.outputOrder(self[lhs], self[rhs])
+        }
         var result: [Diagnostic] = []
         result.reserveCapacity(count)
         var runStart = 0
+        var runPlace: OutputPlace?
         for index in order {
             let diagnostic = self[index]
-            if runStart < result.count,
+            if runPlace == places[index], runStart < result.count,
                !Diagnostic.outputOrder(result[runStart], diagnostic) && !Diagnostic.outputOrder(diagnostic, result[runStart]) {
                 if result[runStart...].contains(diagnostic) { continue }
             } else {
                 runStart = result.count
+                runPlace = places[index]
             }
             result.append(diagnostic)
         }
@@ -137,4 +150,26 @@ extension Array where Element == Diagnostic {
 
     public var errorCount: Int { self.count { $0.severity == .error } }
     public var warningCount: Int { self.count { $0.severity == .warning } }
+}
+
+/// A location as integers in output order: the file's rank, then line and columns (0 for
+/// absent, which sorts first as `SourceLocation` does).
+private struct OutputPlace: Comparable {
+    var file: Int
+    var line: Int
+    var column: Int
+    var endLine: Int
+    var endColumn: Int
+
+    init(_ location: SourceLocation, file: Int) {
+        self.file = file
+        line = location.line ?? 0
+        column = location.column ?? 0
+        endLine = location.endLine ?? 0
+        endColumn = location.endColumn ?? 0
+    }
+
+    static func < (lhs: OutputPlace, rhs: OutputPlace) -> Bool {
+        (lhs.file, lhs.line, lhs.column, lhs.endLine, lhs.endColumn) < (rhs.file, rhs.line, rhs.column, rhs.endLine, rhs.endColumn)
+    }
 }

@@ -53,16 +53,30 @@ public indirect enum JSONValue: Hashable, Sendable {
         case .object(let members):
             guard !members.isEmpty else { output += "{}".utf8; return }
             output += "{\n".utf8
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
+            let sorted = members.sorted { Self.utf8Precedes($0.key, $1.key) }
+            for (index, member) in sorted.enumerated() {
                 output += repeatElement(UInt8(ascii: " "), count: indent + 2)
-                Self.writeString(key, into: &output)
+                Self.writeString(member.key, into: &output)
                 output += ": ".utf8
-                members[key]!.write(into: &output, indent: indent + 2)
-                output += (index == keys.count - 1 ? "\n" : ",\n").utf8
+                member.value.write(into: &output, indent: indent + 2)
+                output += (index == sorted.count - 1 ? "\n" : ",\n").utf8
             }
             output += repeatElement(UInt8(ascii: " "), count: indent)
             output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Whether `lhs` sorts before `rhs` byte by byte in UTF-8, the order of object keys.
+    static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
         }
     }
 

@@ -154,9 +154,9 @@ extension Located where Value == String {
     public func location(atScalarOffset scalarOffset: Int, length: Int = 1) -> SourceLocation {
         guard let line = location.line, let column = location.column else { return location }
         switch style {
-        case .plain where !value.contains("\n"):
+        case .plain where !value.utf8.contains(UInt8(ascii: "\n")):
             return location.moved(line: line, column: column + scalarOffset).spanning(scalars: length)
-        case .quoted(hasEscapes: false) where !value.contains("\n"):
+        case .quoted(hasEscapes: false) where !value.utf8.contains(UInt8(ascii: "\n")):
             return location.moved(line: line, column: column + 1 + scalarOffset).spanning(scalars: length)
         case .mapped(let columns):
             let start = columns.columnOffset(atScalar: scalarOffset)
@@ -169,7 +169,9 @@ extension Located where Value == String {
 
     /// The location covering the whole value, when it sits on one line.
     public var valueSpan: SourceLocation {
-        location(atScalarOffset: 0, length: value.unicodeScalars.count)
+        // Scalars counted from the UTF-8 bytes that start one: the same count, without
+        // decoding.
+        location(atScalarOffset: 0, length: value.utf8.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) })
     }
 }
 

@@ -58,6 +58,7 @@ public enum Localizer {
             var partials: [LocalizedMessage?] = []
             var count = 0
             for index in prepared.indices where applies[runOf[index]] {
+                binder.position = positionOf[index]
                 guard let (localized, isComplete) = binder.bind(prepared[index]) else { continue }
                 if isComplete {
                     slots[positionOf[index]] = localized
@@ -67,7 +68,9 @@ public enum Localizer {
                     partials[positionOf[index]] = localized
                 }
             }
-            return BoundLocale(slots: slots, partials: partials, count: count, gaps: binder.gaps, boundUnits: binder.finder?.found)
+            return BoundLocale(
+                slots: slots, partials: partials, count: count, gaps: binder.gaps, gapPositions: binder.gapPositions,
+                boundUnits: binder.finder?.found)
         }
 
         // Each candidate is moved out of its slot, not copied: a copy retains the message's
@@ -87,12 +90,19 @@ public enum Localizer {
                 }
             }
         }
-        // Each gap is moved once, to its place: a gap holds its unit, and sorting the gaps
-        // themselves moved thousands of them over and over on a tree whose sources changed.
-        let unsorted = bound.flatMap(\.gaps)
-        let gaps = unsorted.indices
-            .sorted { (unsorted[$0].subject, unsorted[$0].field) < (unsorted[$1].subject, unsorted[$1].field) }
-            .map { unsorted[$0] }
+        // Gaps go in subject and field order: product and key are the message's position in
+        // the sorted order, locales are in order already. Each gap is moved once, to its place,
+        // and sorted by those integers: a gap holds its unit and strings, and comparing or
+        // moving gaps themselves cost thousands of retains on a tree whose sources changed.
+        var gapOrder: [(position: Int, locale: Int, field: MessageField, index: Int)] = []
+        gapOrder.reserveCapacity(bound.reduce(0) { $0 + $1.gaps.count })
+        for locale in bound.indices {
+            for (gap, position) in zip(bound[locale].gaps.indices, bound[locale].gapPositions) {
+                gapOrder.append((position, locale, bound[locale].gaps[gap].field, gap))
+            }
+        }
+        gapOrder.sort { ($0.position, $0.locale, $0.field) < ($1.position, $1.locale, $1.field) }
+        let gaps = gapOrder.map { bound[$0.locale].gaps[$0.index] }
         var boundUnits: [String: [Bool]] = [:]
         for (locale, boundLocale) in zip(locales, bound) {
             if let path = fileForLocale[locale]?.path, let found = boundLocale.boundUnits { boundUnits[path] = found }
@@ -122,6 +132,8 @@ public enum Localizer {
         /// How many slots hold a candidate.
         var count: Int
         var gaps: [TranslationGap]
+        /// The position, in product and key order, of each gap's message.
+        var gapPositions: [Int]
         /// Which units of the locale's file were found for a field (`Localization.boundUnits`).
         var boundUnits: [Bool]?
     }
@@ -135,7 +147,11 @@ public enum Localizer {
         let file: TranslationFile?
         let minimumState: TranslationState
         var finder: UnitFinder?
-        var gaps: [TranslationGap] = []
+        private(set) var gaps: [TranslationGap] = []
+        /// The position, in product and key order, of the message being bound, and that of
+        /// each gap's message.
+        var position = 0
+        private(set) var gapPositions: [Int] = []
 
         init(locale: String, isSource: Bool, file: TranslationFile?, minimumState: TranslationState) {
             self.locale = locale
@@ -161,30 +177,30 @@ public enum Localizer {
             for position in prepared.fields.indices {
                 let field = prepared.fields[position].field
                 guard let file, let index = finder!.find(prepared.unitIDs[position]) else {
-                    gaps.append(TranslationGap(subject: subject(of: prepared), field: field, reason: .missing, unit: nil, translationPath: path))
+                    record(TranslationGap(subject: subject(of: prepared), field: field, reason: .missing, unit: nil, translationPath: path))
                     complete = false
                     continue
                 }
                 let unit = file.units[index]
                 guard let target = unit.target else {
-                    gaps.append(TranslationGap(subject: subject(of: prepared), field: field, reason: .missing, unit: unit, translationPath: path))
+                    record(TranslationGap(subject: subject(of: prepared), field: field, reason: .missing, unit: unit, translationPath: path))
                     complete = false
                     continue
                 }
                 if unit.isAmbiguous {
-                    gaps.append(TranslationGap(subject: subject(of: prepared), field: field, reason: .ambiguous, unit: unit, translationPath: path))
+                    record(TranslationGap(subject: subject(of: prepared), field: field, reason: .ambiguous, unit: unit, translationPath: path))
                     complete = false
                     continue
                 }
                 if unit.state == .untranslated {
-                    gaps.append(TranslationGap(
+                    record(TranslationGap(
                         subject: subject(of: prepared), field: field, reason: .notTranslated(rawState: unit.rawState), unit: unit,
                         translationPath: path))
                     complete = false
                     continue
                 }
                 if unit.source.value != prepared.fields[position].text.value {
-                    gaps.append(TranslationGap(
+                    record(TranslationGap(
                         subject: subject(of: prepared), field: field, reason: .stale(
                             recordedSource: unit.source.value, currentSource: prepared.fields[position].text.value),
                         unit: unit, translationPath: path))
@@ -192,7 +208,7 @@ public enum Localizer {
                     continue
                 }
                 if unit.state < minimumState {
-                    gaps.append(TranslationGap(
+                    record(TranslationGap(
                         subject: subject(of: prepared), field: field, reason: .belowMinimumState(state: unit.state, rawState: unit.rawState),
                         unit: unit, translationPath: path))
                     complete = false
@@ -203,6 +219,11 @@ public enum Localizer {
             }
             guard complete || !texts.isEmpty else { return nil }
             return (LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: path), complete)
+        }
+
+        private mutating func record(_ gap: TranslationGap) {
+            gaps.append(gap)
+            gapPositions.append(position)
         }
 
         private func subject(of prepared: PreparedMessage) -> Subject {

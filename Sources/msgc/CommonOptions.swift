@@ -79,7 +79,7 @@ struct CommonOptions: ParsableArguments {
         switch format {
         case .human: HumanRenderer.write(diagnostics, options: options, to: write)
         case .json: JSONRenderer.write(diagnostics, options: options, to: write)
-        case .sarif: write(SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version))
+        case .sarif: SARIFRenderer.write(diagnostics, options: options, toolVersion: Msgc.version, to: write)
         case .github: GitHubRenderer.write(diagnostics, options: options, to: write)
         }
     }

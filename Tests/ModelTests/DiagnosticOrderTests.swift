@@ -17,4 +17,21 @@ import Testing
         // Same place, code and message: kept in the order they came, each once.
         #expect(sorted == [b, d, a, c])
     }
+
+    @Test func filesInByteOrderThenPositions() {
+        // UTF-8 byte order: `-` (2D) before `/` (2F) before `z` (7A) before `é` (C3 A9).
+        let paths = ["content/é.yaml", "content/z.yaml", "content/a/b.yaml", "content/a-b.yaml"]
+        var diagnostics: [Diagnostic] = []
+        for path in paths {
+            diagnostics.append(Self.diagnostic(path, 2, "TXT001", "x"))
+            diagnostics.append(Diagnostic(code: "PRS001", severity: .error, location: SourceLocation(path: path), message: "whole file"))
+        }
+        let sorted = diagnostics.reversed().sortedForOutput()
+        #expect(sorted.map(\.location.path) == [
+            "content/a-b.yaml", "content/a-b.yaml", "content/a/b.yaml", "content/a/b.yaml",
+            "content/z.yaml", "content/z.yaml", "content/é.yaml", "content/é.yaml",
+        ])
+        // In a file, a location without a line comes first.
+        #expect(sorted.map(\.code) == Array(repeating: ["PRS001", "TXT001"], count: 4).flatMap { $0 })
+    }
 }

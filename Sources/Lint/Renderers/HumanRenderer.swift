@@ -53,7 +53,8 @@ public enum HumanRenderer {
     private static func snippet(for location: SourceLocation, options: RenderOptions, style: Style) -> String {
         guard let lineNumber = location.line, let source = options.sources[location.path],
               let rawLine = source.line(lineNumber) else { return "" }
-        let fullLine = Array(TerminalText.placeholders(rawLine).unicodeScalars)
+        let shownLine = TerminalText.placeholders(rawLine)
+        let fullLine = Array(shownLine.unicodeScalars)
         var lower = 0
         var upper = fullLine.count
         if fullLine.count > maxSnippetScalars {
@@ -61,25 +62,31 @@ public enum HumanRenderer {
             lower = max(0, min(anchor - maxSnippetScalars / 4, fullLine.count - maxSnippetScalars))
             upper = lower + maxSnippetScalars
         }
-        let scalars = Array(fullLine[lower..<upper])
+        let scalars = fullLine[lower..<upper]
         let lead = lower > 0 ? "…" : ""
-        let line = lead + String(String.UnicodeScalarView(scalars)) + (upper < fullLine.count ? "…" : "")
+        let line = upper - lower == fullLine.count
+            ? shownLine
+            : lead + String(String.UnicodeScalarView(scalars)) + (upper < fullLine.count ? "…" : "")
         let gutter = String(lineNumber)
-        let pad = String(repeating: " ", count: gutter.count)
+        let pad = spaces(gutter.utf8.count)
         var output = " \(pad) \(style.blue("|"))\n"
         output += " \(style.blue(gutter)) \(style.blue("|")) \(line)\n"
         if let column = location.column {
-            let start = min(max(column - 1 - lower, 0), scalars.count)
+            let start = lower + min(max(column - 1 - lower, 0), scalars.count)
             var end = start + 1
             if location.endLine == lineNumber, let endColumn = location.endColumn {
-                end = min(max(endColumn - 1 - lower, start + 1), max(scalars.count, start + 1))
+                end = lower + min(max(endColumn - 1 - lower, start - lower + 1), max(scalars.count, start - lower + 1))
             }
-            let prefixWidth = lead.count + TerminalWidth.of(scalars[0..<start])
-            let markedWidth = max(1, TerminalWidth.of(scalars[start..<min(end, scalars.count)]))
-            let marker = "^" + String(repeating: "~", count: markedWidth - 1)
-            output += " \(pad) \(style.blue("|")) " + String(repeating: " ", count: prefixWidth) + style.green(marker) + "\n"
+            let prefixWidth = lead.count + TerminalWidth.of(fullLine[lower..<start])
+            let markedWidth = max(1, TerminalWidth.of(fullLine[start..<min(end, upper)]))
+            let marker = "^" + String(decoding: repeatElement(UInt8(ascii: "~"), count: markedWidth - 1), as: UTF8.self)
+            output += " \(pad) \(style.blue("|")) " + spaces(prefixWidth) + style.green(marker) + "\n"
         }
         return output
+    }
+
+    private static func spaces(_ count: Int) -> String {
+        String(decoding: repeatElement(UInt8(ascii: " "), count: count), as: UTF8.self)
     }
 
     struct Style {

@@ -16,20 +16,42 @@ public enum SARIFRenderer {
     public static func render(
         _ diagnostics: [Diagnostic], options: RenderOptions, toolVersion: String, rules: [RuleInfo] = Registry.allInfos
     ) -> String {
+        var output = ""
+        write(diagnostics, options: options, toolVersion: toolVersion, rules: rules) { output += $0 }
+        return output
+    }
+
+    /// The same text, handed to `write` a result at a time, as it is made: the canonical JSON
+    /// of the whole log (keys sorted, so a run's `results` come before its `tool`), each result
+    /// written as the element of the array it is.
+    public static func write(
+        _ diagnostics: [Diagnostic], options: RenderOptions, toolVersion: String, rules: [RuleInfo] = Registry.allInfos,
+        to write: (String) -> Void
+    ) {
         var ruleIndex: [String: Int] = [:]
         for (index, info) in rules.enumerated() { ruleIndex[info.code] = index }
+        var head = Array("{\n  \"$schema\": ".utf8)
+        JSONValue.string(schemaURI).appendCanonical(to: &head, indent: 2)
+        head += ",\n  \"runs\": [\n    {\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": ".utf8
+        head += (diagnostics.isEmpty ? "[],\n" : "[\n").utf8
+        write(String(decoding: head, as: UTF8.self))
+        for (index, diagnostic) in diagnostics.enumerated() {
+            var bytes = Array("        ".utf8)
+            result(for: diagnostic, ruleIndex: ruleIndex[diagnostic.code], options: options).appendCanonical(to: &bytes, indent: 8)
+            bytes += (index == diagnostics.count - 1 ? "\n      ],\n" : ",\n").utf8
+            write(String(decoding: bytes, as: UTF8.self))
+        }
         let driver: JSONValue = [
             "name": "msgc",
             "version": .string(toolVersion),
             "rules": .array(rules.map(rule)),
         ]
-        let run: JSONValue = [
-            "tool": ["driver": driver],
-            "columnKind": "unicodeCodePoints",
-            "results": .array(diagnostics.map { result(for: $0, ruleIndex: ruleIndex[$0.code], options: options) }),
-        ]
-        let log: JSONValue = ["$schema": .string(schemaURI), "version": .string(version), "runs": [run]]
-        return log.canonicalText
+        var tail = Array("      \"tool\": ".utf8)
+        JSONValue.object(["driver": driver]).appendCanonical(to: &tail, indent: 6)
+        tail += "\n    }\n  ],\n  \"version\": ".utf8
+        JSONValue.string(version).appendCanonical(to: &tail, indent: 2)
+        tail += "\n}\n".utf8
+        write(String(decoding: tail, as: UTF8.self))
     }
 
     static func level(_ severity: Severity) -> JSONValue {
