@@ -47,31 +47,40 @@ public enum GitHubRenderer {
     }
 
     static func escapeData(_ text: String) -> String {
-        // Nearly every message has nothing to escape: it is returned as it is.
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == 0x0D || $0 == 0x0A }) else { return text }
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": output += "%25"
-            case "\r": output += "%0D"
-            case "\n": output += "%0A"
-            default: output.unicodeScalars.append(scalar)
+        escaped(text) { byte in
+            switch byte {
+            case UInt8(ascii: "%"): "%25"
+            case 0x0D: "%0D"
+            case 0x0A: "%0A"
+            default: nil
             }
         }
-        return output
     }
 
     static func escapeProperty(_ text: String) -> String {
-        let text = escapeData(text)
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ",") }) else { return text }
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case ":": output += "%3A"
-            case ",": output += "%2C"
-            default: output.unicodeScalars.append(scalar)
+        escaped(escapeData(text)) { byte in
+            switch byte {
+            case UInt8(ascii: ":"): "%3A"
+            case UInt8(ascii: ","): "%2C"
+            default: nil
             }
         }
-        return output
+    }
+
+    /// `text` with each byte that `replacement` has a replacement for replaced, built as bytes
+    /// (every escaped byte is ASCII, so no scalar is split); text with nothing to replace,
+    /// most messages without notes, is returned as it is.
+    private static func escaped(_ text: String, _ replacement: (UInt8) -> StaticString?) -> String {
+        guard text.utf8.contains(where: { replacement($0) != nil }) else { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            if let escape = replacement(byte) {
+                output.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+            } else {
+                output.append(byte)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }
