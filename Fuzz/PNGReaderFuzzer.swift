@@ -1,4 +1,4 @@
-import Lint
+import Parser
 
 /// libFuzzer entry point for the PNG reader: any bytes, read as an image file.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,6 @@
+import Diagnostics
 import Model
-import Parser
+import XLIFF
 
 /// libFuzzer entry point for the XLIFF importer: any bytes, read as a translation file.
 ///

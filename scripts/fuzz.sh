@@ -52,12 +52,23 @@ build() {
     local target=$1 harness
     harness=$(harness_for "$target")
     scripts/install-dependencies.sh
-    # Lint depends on Parser, LanguageTags, Model and Yams: everything the four harnesses use.
-    swift build -c release --scratch-path "$scratch" --target Lint \
-        -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address >&2
-    local objects=() modulemaps=() module
-    for module in Model Parser LanguageTags Lint Yams CYaml; do
-        while IFS= read -r object; do objects+=("$object"); done < <(find "$build_dir/$module.build" -name "*.o" | sort)
+    # The four harnesses use XLIFF, Parser (with Yams), LanguageTags, Diagnostics and Model.
+    local module
+    for module in XLIFF Parser; do
+        swift build -c release --scratch-path "$scratch" --target "$module" \
+            -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address >&2
+    done
+    local objects=() modulemaps=()
+    for module in Model Diagnostics LanguageTags Parser XLIFF Yams CYaml; do
+        while IFS= read -r object; do
+            # An object whose source file has since moved to another module is left behind
+            # by SwiftPM: linking it too would define its symbols twice.
+            if [[ -d Sources/$module && $object == *.swift.o ]] &&
+                [[ -z $(find "Sources/$module" -name "$(basename "$object" .o)" -print -quit) ]]; then
+                continue
+            fi
+            objects+=("$object")
+        done < <(find "$build_dir/$module.build" -name "*.o" | sort)
     done
     while IFS= read -r map; do modulemaps+=(-Xcc "-fmodule-map-file=$map"); done < <(
         find "$build_dir" Sources/CLibXML2 "$scratch/checkouts/Yams/Sources/CYaml" -name module.modulemap 2>/dev/null)

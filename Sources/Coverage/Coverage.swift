@@ -1,5 +1,6 @@
-import Emitter
-import Lint
+import Bundle
+import Compiler
+import Diagnostics
 import Model
 import Parser
 

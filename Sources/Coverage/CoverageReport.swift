@@ -1,4 +1,4 @@
-import Emitter
+import Bundle
 import Model
 
 /// The product × locale matrix: for every product and every locale in that product's list,

@@ -4,7 +4,7 @@
 /// `codes` holds the 39 long-standing codes as used across third-party App Store Connect
 /// tooling (fastlane among them); Apple's own table, "Managing metadata in your app by using
 /// locale shortcodes", could not be read when this list was written (see
-/// `reference/apple-retention-messaging.md` §7). They are not plain `language-REGION` tags:
+/// docs/formats.md). They are not plain `language-REGION` tags:
 /// some are bare languages (`ja`, `no`), some carry a script (`zh-Hans`).
 ///
 /// In 2026 App Store Connect added 11 languages (Bangla, Gujarati, Kannada, Malayalam,

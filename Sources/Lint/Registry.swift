@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 import Parser
 
@@ -51,16 +52,8 @@ public enum Registry {
         NumberMismatch.self,
     ]
 
-    /// Every code msgc can report, rules and parser alike, sorted by code.
-    public static var allInfos: [RuleInfo] {
-        (ParserDiagnostics.all + XLIFFDiagnostics.infos + StateDiagnostics.all + rules.map { $0.info }).sorted { $0.code < $1.code }
-    }
-
-    /// The info for a code or a rule name, case-insensitively.
-    public static func info(for codeOrName: String) -> RuleInfo? {
-        let wanted = codeOrName.lowercased()
-        return allInfos.first { $0.code.lowercased() == wanted || $0.name == wanted }
-    }
+    /// The info of every rule, in the registry's order.
+    public static var infos: [RuleInfo] { rules.map { $0.info } }
 }
 
 /// Runs every rule over a catalog.

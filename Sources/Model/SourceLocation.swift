@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 
 /// A place in a file of the content tree, as a root-relative path with `/` and 1-based positions.
 ///
@@ -175,56 +175,47 @@ extension Located where Value == String {
     }
 }
 
-/// A root-relative path as `SourceLocation`s hold it. Each distinct path is kept once for the
-/// whole process and never freed, and a location holds a reference to it that is not counted:
-/// copying a location retains nothing.
+/// A root-relative path as `SourceLocation`s hold it: the path's number in a table of every
+/// path made so far in the process, which holds each distinct path once.
 ///
 /// Every unit, text and finding carries locations, nearly all of them in a few dozen files.
-/// Holding the path as a `String`, each copy of a location retained and released the same few
+/// Holding the path itself, each copy of a location retained and released the same few
 /// strings, often from both cores at once, and four locations of each XLIFF unit took 64
-/// bytes for their paths (BENCHMARKS.md). Two `SourcePath`s are equal exactly when their
-/// paths are the same bytes.
+/// bytes for their paths (BENCHMARKS.md). A number copies as it is. Two `SourcePath`s are
+/// equal exactly when their paths are the same bytes.
 public struct SourcePath: Hashable, Sendable {
-    private let storage: Unmanaged<Storage>
+    private let number: Int
 
-    /// The path's one copy, made on first use.
+    /// The path's number, given on first use.
     public init(_ path: String) {
-        storage = Self.table.intern(path)
+        number = Self.table.number(for: path)
     }
 
-    public var string: String { storage.takeUnretainedValue().string }
+    public var string: String { Self.table.path(numbered: number) }
 
-    public static func == (lhs: SourcePath, rhs: SourcePath) -> Bool {
-        lhs.storage.toOpaque() == rhs.storage.toOpaque()
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.toOpaque())
-    }
-
-    private final class Storage: Sendable {
-        let string: String
-
-        init(_ string: String) {
-            self.string = string
-        }
-    }
-
-    /// Every path made so far, by its UTF-8. Only making a `SourcePath` from a string looks
-    /// here, under a lock; reading one does not.
+    /// Every path made so far, under a lock: making a `SourcePath` from a string and reading
+    /// its string back both look here.
     private final class Table: @unchecked Sendable {
-        private let lock = DispatchSemaphore(value: 1)
-        private var storages: [[UInt8]: Unmanaged<Storage>] = [:]
+        private let lock = NSLock()
+        /// Keyed by UTF-8 bytes: `String`'s `==` takes canonically equivalent paths (`é` as one
+        /// scalar or two) for one, which are two files.
+        private var numberOfPath: [[UInt8]: Int] = [:]
+        private var paths: [String] = []
 
-        func intern(_ path: String) -> Unmanaged<Storage> {
+        func number(for path: String) -> Int {
+            lock.lock()
+            defer { lock.unlock() }
             let key = Array(path.utf8)
-            lock.wait()
-            defer { lock.signal() }
-            if let storage = storages[key] { return storage }
-            // Retained once here and never released: the table and every location keep it.
-            let storage = Unmanaged.passRetained(Storage(path))
-            storages[key] = storage
-            return storage
+            if let number = numberOfPath[key] { return number }
+            paths.append(path)
+            numberOfPath[key] = paths.count - 1
+            return paths.count - 1
+        }
+
+        func path(numbered number: Int) -> String {
+            lock.lock()
+            defer { lock.unlock() }
+            return paths[number]
         }
     }
 

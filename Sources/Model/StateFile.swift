@@ -49,7 +49,7 @@ public struct HeldUpload: Hashable, Sendable {
 }
 
 /// What the applier read back from Apple for one environment: every message and image Apple
-/// holds, with its review state (SPEC.md, "The state file").
+/// holds, with its review state (docs/formats.md, "The state file").
 ///
 /// Identifiers are compared case-insensitively: msgc writes them in lower case, and Apple may
 /// echo them in either case.

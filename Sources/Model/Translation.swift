@@ -23,7 +23,7 @@ public struct TranslationUnit: Hashable, Sendable {
     public var source: Located<String>
     /// The translated text; absent when the unit has no target or an empty one.
     public var target: Located<String>?
-    /// The target's state, mapped onto msgc's scale (see SPEC.md "XLIFF states").
+    /// The target's state, mapped onto msgc's scale (docs/formats.md, "States").
     public var state: TranslationState
     /// The state as the file wrote it, for reports (`needs-review-l10n`, `initial`).
     public var rawState: String?

@@ -1,6 +1,7 @@
+import Diagnostics
 import LanguageTags
 import Model
-import Yams
+internal import Yams
 
 /// Reads `msgc.yaml` into a `ProjectConfig`.
 public enum ConfigParser {

@@ -6,10 +6,10 @@ import Foundation
 /// of the wrong shape sits. The state file is untrusted input from another program, so this
 /// reader reports the line and column (in Unicode scalars, like every msgc column) of both
 /// syntax errors and of each value, refuses nesting deeper than `maxDepth`, and validates UTF-8.
-struct JSONDocument {
+public struct JSONDocument {
     /// One value and the place its first character was written.
-    struct Node {
-        enum Value {
+    public struct Node {
+        public enum Value {
             case null
             case bool(Bool)
             /// The number as written; the state file has no numbers msgc reads.
@@ -20,18 +20,18 @@ struct JSONDocument {
             case object([(key: String, value: Node)])
         }
 
-        var value: Value
-        var line: Int
-        var column: Int
+        public var value: Value
+        public var line: Int
+        public var column: Int
 
         /// The member named `key`, when this is an object that has one.
-        func member(_ key: String) -> Node? {
+        public func member(_ key: String) -> Node? {
             guard case .object(let members) = value else { return nil }
             return members.first { $0.key == key }?.value
         }
 
         /// How the value's kind reads in a message: "an array", "a string".
-        var kindName: String {
+        public var kindName: String {
             switch value {
             case .null: "null"
             case .bool: "a boolean"
@@ -43,16 +43,16 @@ struct JSONDocument {
         }
     }
 
-    struct SyntaxError: Error, Equatable {
-        var message: String
-        var line: Int
-        var column: Int
+    public struct SyntaxError: Error, Equatable {
+        public var message: String
+        public var line: Int
+        public var column: Int
     }
 
-    static let maxDepth = 64
+    public static let maxDepth = 64
 
     /// Parses `bytes` (UTF-8, optionally with a byte-order mark) as one JSON value.
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> Node {
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> Node {
         var reader = Reader(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.offset = 3 }
         reader.skipWhitespace()

@@ -1,5 +1,6 @@
+import Diagnostics
 import Model
-import Yams
+internal import Yams
 
 /// Reads a message source file (`messages/**/*.yaml`) into messages.
 public enum MessageSourceParser {

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// The diagnostics the parser itself reports: files that cannot be read and sources whose

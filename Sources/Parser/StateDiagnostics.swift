@@ -1,7 +1,8 @@
+import Diagnostics
 import Model
 
 /// The findings about Apple's state: a state file msgc cannot use, and what a build learns by
-/// comparing its bundle with what Apple holds (SPEC.md, "The state file").
+/// comparing its bundle with what Apple holds (docs/formats.md, "The state file").
 public enum StateDiagnostics {
     public static let invalidStateFile = RuleInfo(
         code: "STA001", name: "invalid-state-file", severity: .error,

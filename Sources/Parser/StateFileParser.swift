@@ -1,8 +1,9 @@
+import Diagnostics
 import Foundation
 import Model
 
 /// Reads a state file: Apple's Get Message List and Get Image List responses, as the applier
-/// saved them (SPEC.md, "The state file").
+/// saved them (docs/formats.md, "The state file").
 ///
 /// ```json
 /// { "messages": { "messageIdentifiers": [ { "messageIdentifier": "…", "messageState": "APPROVED" } ] },

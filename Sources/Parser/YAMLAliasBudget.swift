@@ -1,4 +1,4 @@
-import CYaml
+internal import CYaml
 
 /// Measures how far a YAML file's aliases expand before Yams composes it, so that an alias
 /// bomb is refused instead of hanging msgc.

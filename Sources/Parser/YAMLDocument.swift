@@ -1,5 +1,6 @@
+import Diagnostics
 import Model
-import Yams
+internal import Yams
 
 /// One YAML file of the content tree, composed into Yams nodes, with the helpers that turn
 /// nodes into located values and report every shape mistake as a diagnostic.

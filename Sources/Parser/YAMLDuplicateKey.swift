@@ -1,4 +1,4 @@
-import CYaml
+internal import CYaml
 
 /// Finds where a key that Yams reports as duplicated is given again.
 ///

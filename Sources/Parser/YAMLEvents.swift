@@ -1,4 +1,4 @@
-import CYaml
+internal import CYaml
 
 /// libyaml's events for a text, for the passes that need less than Yams composes (the alias
 /// budget, where a duplicated key is given again).

@@ -1,4 +1,4 @@
-import Yams
+internal import Yams
 
 /// Converts libyaml's lines and columns to msgc's, for files where the two count lines differently.
 ///

@@ -1,5 +1,6 @@
+import Compiler
+import Diagnostics
 import Foundation
-import Lint
 import Model
 
 /// `msgc preview`: every message in every locale drawn the way Apple's cancellation sheet lays

@@ -1,6 +1,8 @@
+import Compiler
+import Diagnostics
 import Foundation
-import Lint
 import Model
+import Parser
 
 /// The HTML of the gallery's pages. It draws what `PreviewModel` arranged and decides nothing.
 enum PreviewPageRenderer {

@@ -1,7 +1,7 @@
 import Foundation
 import LanguageTags
 import Model
-import Parser
+import XLIFF
 
 /// What `msgc pseudo` writes: an XLIFF file for a pseudo locale whose every unit is translated
 /// by `PseudoLocalizer`, for every message of every product.

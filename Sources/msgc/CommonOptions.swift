@@ -1,8 +1,11 @@
 import ArgumentParser
+import Compiler
+import Diagnostics
 import Foundation
 import Lint
 import Model
 import Parser
+import XLIFF
 
 /// How diagnostics are printed.
 enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {
@@ -79,7 +82,7 @@ struct CommonOptions: ParsableArguments {
         switch format {
         case .human: HumanRenderer.write(diagnostics, options: options, to: write)
         case .json: JSONRenderer.write(diagnostics, options: options, to: write)
-        case .sarif: SARIFRenderer.write(diagnostics, options: options, toolVersion: Msgc.version, to: write)
+        case .sarif: SARIFRenderer.write(diagnostics, options: options, toolVersion: Msgc.version, rules: Codes.all, to: write)
         case .github: GitHubRenderer.write(diagnostics, options: options, to: write)
         }
     }
@@ -183,7 +186,7 @@ enum StateOption {
             let text = switch format {
             case .human: HumanRenderer.render(diagnostics, options: options)
             case .json: JSONRenderer.render(diagnostics, options: options)
-            case .sarif: SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version)
+            case .sarif: SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version, rules: Codes.all)
             case .github: GitHubRenderer.render(diagnostics, options: options)
             }
             Output.write(text, to: .standardError)
@@ -232,22 +235,5 @@ enum Output {
             _ = message.withUnsafeBufferPointer { Glibc.write(other, $0.baseAddress!, $0.count) }
         }
         exit(ExitStatus.failure.rawValue)
-    }
-}
-
-/// Values that live until the process exits.
-///
-/// A compilation of a large content tree is millions of strings and arrays; releasing them
-/// one by one when a command returns took a tenth of `msgc lint`'s time on the benchmark's
-/// 10x preset, for memory the system takes back at exit anyway. Commands hand their
-/// compilation here so that it is never freed.
-enum ProcessLifetime {
-    private final class Box<Value> {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
-
-    static func keepUntilExit<Value>(_ value: Value) {
-        _ = Unmanaged.passRetained(Box(value))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Emitter
+import Bundle
+import Diagnostics
 import Foundation
 import Model
 

@@ -1,7 +1,8 @@
 import Coverage
-import Emitter
+import Bundle
 import Foundation
 import Model
+import TestSupport
 import Testing
 
 /// Golden files for every format, made from the known-gaps fixture with its state file in
@@ -15,28 +16,28 @@ import Testing
     }
 
     @Test func stateFileGolden() throws {
-        try Golden.check(KnownGaps.stateJSON(try KnownGaps.state(for: Self.compilation, environment: .production)), against: "known-gaps/state.json")
+        KnownGaps.golden.check(KnownGaps.stateJSON(try KnownGaps.state(for: Self.compilation, environment: .production)), against: "known-gaps/state.json")
     }
 
     @Test func jsonGolden() throws {
-        try Golden.check(CoverageJSONRenderer.render(try Self.report()), against: "known-gaps/expected/coverage.json")
+        KnownGaps.golden.check(CoverageJSONRenderer.render(try Self.report()), against: "known-gaps/expected/coverage.json")
     }
 
     @Test func jsonWithoutStateGolden() throws {
         let report = Coverage.report(compilation: Self.compilation, environment: .sandbox, state: nil)
-        try Golden.check(CoverageJSONRenderer.render(report), against: "known-gaps/expected/coverage-sandbox.json")
+        KnownGaps.golden.check(CoverageJSONRenderer.render(report), against: "known-gaps/expected/coverage-sandbox.json")
     }
 
     @Test func markdownGolden() throws {
-        try Golden.check(CoverageMarkdownRenderer.render(try Self.report()), against: "known-gaps/expected/coverage.md")
+        KnownGaps.golden.check(CoverageMarkdownRenderer.render(try Self.report()), against: "known-gaps/expected/coverage.md")
     }
 
     @Test func tableGolden() throws {
-        try Golden.check(CoverageTableRenderer.render(try Self.report()), against: "known-gaps/expected/coverage.txt")
+        KnownGaps.golden.check(CoverageTableRenderer.render(try Self.report()), against: "known-gaps/expected/coverage.txt")
     }
 
     @Test func htmlGolden() throws {
-        try Golden.check(CoverageHTMLRenderer.render(try Self.report()), against: "known-gaps/expected/coverage.html")
+        KnownGaps.golden.check(CoverageHTMLRenderer.render(try Self.report()), against: "known-gaps/expected/coverage.html")
     }
 
     @Test func jsonStartsWithItsSchemaVersionAndIsCanonical() throws {

@@ -1,5 +1,6 @@
+import Bundle
+import Compiler
 import Coverage
-import Emitter
 import Foundation
 import Lint
 import Model

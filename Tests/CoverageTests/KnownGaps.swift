@@ -1,8 +1,10 @@
-import Emitter
+import Bundle
+import Compiler
 import Foundation
 import Lint
 import Model
 import Parser
+import TestSupport
 import Testing
 
 /// The `known-gaps` fixture: two products in four locales with one of each kind of gap.
@@ -20,7 +22,8 @@ import Testing
 /// Everything is a file under `Fixtures/known-gaps/content`, translations included
 /// (`translations/*.xliff`, XLIFF 1.2), so these tests run the whole front half of msgc.
 enum KnownGaps {
-    static let root = Golden.fixtures.appendingPathComponent("known-gaps/content")
+    static let golden = Golden("Fixtures")
+    static let root = golden.folder.appendingPathComponent("known-gaps/content")
 
     static let yearly = "com.example.gaps.yearly"
     static let monthly = "com.example.gaps.monthly"

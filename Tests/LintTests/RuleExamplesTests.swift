@@ -1,3 +1,5 @@
+import Compiler
+import Diagnostics
 import Foundation
 import Lint
 import Model
@@ -12,7 +14,7 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { "\(info.code) \(info.name) example \(number) (\(example.kind.rawValue))" }
 
-    static let all: [RuleExampleCase] = Registry.allInfos.flatMap { info in
+    static let all: [RuleExampleCase] = Codes.all.flatMap { info in
         info.examples.enumerated().map { RuleExampleCase(info: info, number: $0.offset + 1, example: $0.element) }
     }
 }
@@ -90,7 +92,7 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
 /// The registry's own promises: order, uniqueness, and examples for every rule.
 @Suite struct RegistryTests {
     @Test func codesAreSortedAndUnique() {
-        let codes = Registry.allInfos.map(\.code)
+        let codes = Codes.all.map(\.code)
         #expect(codes == codes.sorted())
         #expect(Set(codes).count == codes.count)
         let ruleCodes = Registry.rules.map { $0.info.code }
@@ -98,7 +100,7 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func namesAreUniqueAndKebabCase() {
-        let names = Registry.allInfos.map(\.name)
+        let names = Codes.all.map(\.name)
         #expect(Set(names).count == names.count)
         for name in names {
             #expect(name.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(name)")
@@ -129,7 +131,7 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
     ]
 
     @Test func everyCodeHasValidAndInvalidExamples() {
-        for info in Registry.allInfos {
+        for info in Codes.all {
             if Self.exemptFromValidExample[info.code] == nil {
                 #expect(info.examples.contains { $0.kind == .valid }, "\(info.code) has no valid example")
             }
@@ -141,7 +143,7 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
 
     /// An exemption that is no longer needed is dropped, so the lists stay true.
     @Test func exemptionsAreStillNeeded() {
-        for info in Registry.allInfos {
+        for info in Codes.all {
             if Self.exemptFromInvalidExample[info.code] != nil {
                 #expect(!info.examples.contains { $0.kind == .invalid }, "\(info.code) has an invalid example now")
             }
@@ -152,7 +154,7 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func messagesFollowHouseStyle() {
-        for info in Registry.allInfos {
+        for info in Codes.all {
             #expect(info.summary.hasSuffix("."), "\(info.code) summary is a sentence")
             #expect(!info.rationale.isEmpty, "\(info.code) has a rationale")
         }

@@ -1,6 +1,8 @@
+import Diagnostics
 import Foundation
 import Model
 @testable import Parser
+import TestSupport
 import Testing
 
 @Suite struct ConfigParserTests {

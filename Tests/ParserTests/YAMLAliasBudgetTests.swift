@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 @testable import Parser
 import Testing

@@ -1,4 +1,5 @@
-import Emitter
+import Bundle
+import Compiler
 import Foundation
 import Lint
 import Model

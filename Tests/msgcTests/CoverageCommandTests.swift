@@ -1,3 +1,4 @@
+import Coverage
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
+import Diagnostics
 import Foundation
-import Lint
 
 /// The coverage report as one self-contained HTML page: a heat-map of products × locales that
 /// reads at a glance, each cell explaining itself on hover (its `title`) and on click (a link

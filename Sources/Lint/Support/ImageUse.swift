@@ -1,4 +1,5 @@
 import Model
+import Parser
 
 /// One place where a message uses an image file, and in which of Apple's two sizes.
 struct ImageUse {

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Emitter
+import Bundle
+import Compiler
+import Diagnostics
 import Foundation
 import Lint
 import Model
@@ -46,7 +48,6 @@ extension Msgc {
             try options.requireContentTree()
             let appleState = try StateOption.load(state, color: options.color, format: options.format)
             let compilation = Compilation.compile(root: options.contentURL)
-            ProcessLifetime.keepUntilExit(compilation)
             let plan = ReleasePlan(compilation: compilation)
             if compilation.hasIOFailure {
                 report(compilation.diagnostics, compilation)

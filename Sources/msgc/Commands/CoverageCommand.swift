@@ -1,6 +1,8 @@
 import ArgumentParser
+import Bundle
+import Compiler
 import Coverage
-import Emitter
+import Diagnostics
 import Foundation
 import Lint
 import Model
@@ -66,7 +68,6 @@ extension Msgc {
             let content = ContentTreeLocation.path(explicit: content)
             let appleState = try StateOption.load(state, color: color)
             let compilation = Compilation.compile(root: URL(fileURLWithPath: content))
-            ProcessLifetime.keepUntilExit(compilation)
             if compilation.hasIOFailure {
                 let failures = compilation.diagnostics.filter { ParserDiagnostics.ioFailureCodes.contains($0.code) }
                 let options = RenderOptions(pathPrefix: ContentTreeLocation.pathPrefix(content), sources: compilation.catalog.sourceFiles, useColor: color.isEnabled(for: .standardError))

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Emitter
+import Bundle
 import Foundation
 
 extension Msgc {

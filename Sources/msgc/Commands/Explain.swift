@@ -1,4 +1,6 @@
 import ArgumentParser
+import Compiler
+import Diagnostics
 import Foundation
 import Lint
 import Model
@@ -15,10 +17,10 @@ extension Msgc {
 
         func run() throws {
             guard let rule else {
-                Output.write(Explanation.catalog(Registry.allInfos), to: .standardOutput)
+                Output.write(Explanation.catalog(Codes.all), to: .standardOutput)
                 return
             }
-            guard let info = Registry.info(for: rule) else {
+            guard let info = Codes.info(for: rule) else {
                 throw ValidationError("no rule '\(rule)'; `msgc explain` lists them all")
             }
             Output.write(Explanation.text(for: info), to: .standardOutput)

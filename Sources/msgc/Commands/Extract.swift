@@ -1,9 +1,11 @@
 import ArgumentParser
-import Emitter
+import Bundle
+import Compiler
 import Foundation
 import Lint
 import Model
 import Parser
+import XLIFF
 
 extension Msgc {
     struct Extract: ParsableCommand {
@@ -61,7 +63,7 @@ extension Msgc {
                 Output.write(document, to: .standardOutput)
                 return
             }
-            let usedFile = catalog.config.flatMap { Localizer.translationFiles(catalog, sourceLocale: $0.sourceLocale.value)[locale]?.path }
+            let usedFile = catalog.config.flatMap { catalog.fileForLocale(sourceLocale: $0.sourceLocale.value)[locale]?.path }
             try refuseToLoseTranslations(at: out, document: document, usedFile: usedFile, contentPath: options.contentPath)
             do {
                 try FileOutput.write(Array(document.utf8), to: URL(fileURLWithPath: out))

@@ -1,6 +1,7 @@
 import ArgumentParser
+import Bundle
+import Compiler
 import Foundation
-import Emitter
 import Parser
 
 extension Msgc {

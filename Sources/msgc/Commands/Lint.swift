@@ -1,4 +1,6 @@
 import ArgumentParser
+import Compiler
+import Diagnostics
 import Foundation
 import Lint
 import Model
@@ -29,7 +31,6 @@ extension Msgc {
             try options.requireContentTree()
             let scope = try LintScope(paths: paths, contentPath: options.contentPath)
             let compilation = Compilation.compile(root: options.contentURL)
-            ProcessLifetime.keepUntilExit(compilation)
             let found = scope.map { scope in compilation.diagnostics.filter { scope.contains($0.location.path) } } ?? compilation.diagnostics
             let diagnostics = strict ? found.escalatingWarnings() : found
             options.write(diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput)

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Emitter
+import Bundle
+import Compiler
 import Foundation
 import Lint
 import Model
@@ -33,7 +34,6 @@ extension Msgc {
         func run() throws {
             try options.requireContentTree()
             let compilation = Compilation.compile(root: options.contentURL)
-            ProcessLifetime.keepUntilExit(compilation)
             if compilation.hasIOFailure || compilation.catalog.config == nil {
                 let shown = compilation.diagnostics.filter { $0.severity == .error }
                 options.write(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError)

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Emitter
+import Bundle
+import Compiler
 import Foundation
 import Lint
 import Model

@@ -1,4 +1,5 @@
 @testable import Lint
+@testable import Parser
 import Testing
 
 @Suite struct PNGReaderTests {

@@ -1,3 +1,4 @@
+import Compiler
 @testable import Lint
 import Model
 import Parser

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds referenced PNG files whose structure is broken: truncated, a chunk with a bad CRC,

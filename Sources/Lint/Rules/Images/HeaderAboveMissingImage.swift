@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds messages that place the header above an image they do not have.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds image references that do not lead to a readable file inside the content tree.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds referenced PNG files that can be transparent: colour types with an alpha channel

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds referenced images that are not PNG files, whatever their names say.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds bullet points that lack their text, their icon or the icon's alt text.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds promotional-offer and switch-plan messages that carry an image or bullet points.

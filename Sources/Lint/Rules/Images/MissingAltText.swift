@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds full-size images without alternative text.

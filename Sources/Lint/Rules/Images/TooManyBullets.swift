@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds messages with more than five bullet points.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds PNG files under `images/` that no message uses.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds images whose size does not fit the slot they are used in: a full-size image must be

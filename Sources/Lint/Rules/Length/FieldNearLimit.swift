@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Warns when a source text uses more than 80% of its field's limit.

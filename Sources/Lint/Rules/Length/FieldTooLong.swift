@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Flags a field longer than Apple's limit for it, counted in the project's `lengthMeasure`

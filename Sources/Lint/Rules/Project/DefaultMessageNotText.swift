@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds default messages that are promotional-offer or switch-plan messages.

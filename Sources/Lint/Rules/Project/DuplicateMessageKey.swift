@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds two messages with the same key for the same product.

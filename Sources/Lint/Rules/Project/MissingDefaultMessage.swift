@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds products without a default message.

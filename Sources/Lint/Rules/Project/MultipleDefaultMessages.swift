@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds products with more than one default message.

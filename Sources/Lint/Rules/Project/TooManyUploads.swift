@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds a build that would ship more messages or images than Apple holds for one app.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds the directional marks U+200E LRM, U+200F RLM and U+061C ALM in texts of locales

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds control characters in displayed text: C0 controls (tab, line feed and carriage return

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds a header, body, bullet text or alt text that is empty or only white space.

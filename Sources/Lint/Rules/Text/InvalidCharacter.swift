@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds characters that cannot be shown reliably: private-use characters, U+FFFD REPLACEMENT

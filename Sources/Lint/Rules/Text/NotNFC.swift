@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds text that is not in Unicode Normalization Form C.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds translations whose numbers and percentages differ from their source's.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds white space at the start or end of a text.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Warns when a translation is exactly its source text, which usually means it was not translated.

@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds invisible zero-width characters: U+200B ZERO WIDTH SPACE, U+2060 WORD JOINER,

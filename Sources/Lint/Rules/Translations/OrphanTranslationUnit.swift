@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds XLIFF units that belong to no message field of the project.

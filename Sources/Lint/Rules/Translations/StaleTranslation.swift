@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds translations of a source text that has changed since the translator saw it.

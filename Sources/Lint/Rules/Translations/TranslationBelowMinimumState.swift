@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds translations whose XLIFF state has not reached the project's `minimumState`.

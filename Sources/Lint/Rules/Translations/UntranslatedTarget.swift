@@ -1,3 +1,4 @@
+import Diagnostics
 import Model
 
 /// Finds targets with text whose state says they are not translated yet.

@@ -1,0 +1,220 @@
+import Foundation
+import Model
+import Parser
+
+/// Reads back a bundle that `msgc build` wrote, for `msgc diff`.
+///
+/// A bundle on disk is input like any other: it may have been copied half-way, edited by hand or
+/// be some other folder altogether. The reader checks the manifest's shape and says where it is
+/// wrong (line and column, as for the state file), refuses file names that leave the bundle, and
+/// reads the small JSON files that say what each message holds and where each default
+/// configuration points. Whether the files match their recorded SHA-256 is the Emitter's check,
+/// as it owns the digest.
+public enum BundleReader {
+    /// Why a folder cannot be read as a bundle; `description` names the file and, for JSON, the
+    /// line and column.
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// The manifest (and every JSON file it names) larger than this is refused.
+    static let maxJSONBytes = 64 << 20
+    /// The most files a bundle can hold: 2,000 messages, 2,000 images, defaults and slack.
+    static let maxFiles = 100_000
+
+    /// Reads the bundle in `folder`; `displayPath` is how messages name it.
+    public static func read(_ folder: URL, displayPath: String) throws(Failure) -> BundleContents {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
+            throw Failure("'\(displayPath)' does not exist")
+        }
+        guard isDirectory.boolValue else { throw Failure("'\(displayPath)' is a file, not a bundle folder") }
+        let manifestPath = displayPath.hasSuffix("/") ? displayPath + "manifest.json" : displayPath + "/manifest.json"
+        let manifestBytes: [UInt8]
+        switch FileReader.bytes(at: folder.appendingPathComponent("manifest.json"), limit: maxJSONBytes) {
+        case .success(let bytes): manifestBytes = bytes
+        case .failure(.missing): throw Failure("'\(displayPath)' is not an msgc bundle: it has no manifest.json")
+        case .failure(.tooLarge(let size)): throw Failure("'\(manifestPath)' has \(size) bytes, more than msgc reads")
+        case .failure(.unreadable(let reason)): throw Failure("'\(manifestPath)' cannot be read: \(reason)")
+        }
+        let manifest = try parseManifest(manifestBytes, path: manifestPath)
+
+        let files = try listFiles(folder, displayPath: displayPath)
+        let present = Set(files)
+        var messageBodies: [String: UploadedMessageBody] = [:]
+        var defaultTargets: [String: String] = [:]
+        for entry in manifest.entries {
+            guard present.contains(entry.file) else {
+                throw Failure("'\(displayPath)' is incomplete: manifest.json lists '\(entry.file)', which is not in the bundle")
+            }
+            let filePath = "\(displayPath.hasSuffix("/") ? displayPath : displayPath + "/")\(entry.file)"
+            switch entry.operation {
+            case .uploadImage: continue
+            case .uploadMessage:
+                let root = try json(at: folder.appendingPathComponent(entry.file), path: filePath)
+                messageBodies[entry.file] = try messageBody(root, path: filePath)
+            case .configureDefault:
+                let root = try json(at: folder.appendingPathComponent(entry.file), path: filePath)
+                guard case .string(let identifier) = root.member("messageIdentifier")?.value else {
+                    throw Failure("\(filePath):\(root.line):\(root.column): a default configuration needs \"messageIdentifier\", a string")
+                }
+                defaultTargets[entry.file] = identifier.lowercased()
+            }
+        }
+        return BundleContents(manifest: manifest, files: files, messageBodies: messageBodies, defaultTargets: defaultTargets)
+    }
+
+    // MARK: - manifest.json
+
+    public static func parseManifest(_ bytes: [UInt8], path: String) throws(Failure) -> BundleManifest {
+        let root: JSONDocument.Node
+        do {
+            root = try JSONDocument.parse(bytes)
+        } catch {
+            throw Failure("\(path):\(error.line):\(error.column): not valid JSON: \(error.message)")
+        }
+        func fail(_ node: JSONDocument.Node, _ message: String) -> Failure {
+            Failure("\(path):\(node.line):\(node.column): \(message)")
+        }
+        guard case .object = root.value else { throw fail(root, "a manifest is a JSON object, not \(root.kindName)") }
+        guard case .string("msgc-bundle") = root.member("format")?.value else {
+            throw Failure("'\(path)' is not the manifest of an msgc bundle: its \"format\" is not \"msgc-bundle\"")
+        }
+        guard let versionNode = root.member("formatVersion"), case .number(let versionText) = versionNode.value,
+              let version = Int(versionText) else {
+            throw fail(root, "\"formatVersion\" must be a number")
+        }
+        guard version == 1 else {
+            throw fail(versionNode, "format version \(version) is not one this msgc reads (it reads version 1); use the msgc that wrote it")
+        }
+        func string(_ key: String, in node: JSONDocument.Node, required: Bool = true) throws(Failure) -> String? {
+            guard let member = node.member(key) else {
+                if required { throw fail(node, "missing \"\(key)\"") }
+                return nil
+            }
+            switch member.value {
+            case .string(let text): return text
+            case .null where !required: return nil
+            default: throw fail(member, "\"\(key)\" must be a string, not \(member.kindName)")
+            }
+        }
+        let bundleId = try string("bundleId", in: root)!
+        let environment = try string("environment", in: root)!
+        let release = try string("release", in: root, required: false)
+        let digest = try string("digest", in: root)!
+
+        var entries: [BundleEntry] = []
+        for section in BundleEntry.Section.allCases {
+            guard let list = root.member(section.rawValue) else {
+                if section == .operations { throw fail(root, "missing \"operations\"") }
+                continue
+            }
+            guard case .array(let items) = list.value else { throw fail(list, "\"\(section.rawValue)\" must be an array, not \(list.kindName)") }
+            for item in items {
+                guard case .object = item.value else { throw fail(item, "an entry of \"\(section.rawValue)\" must be an object, not \(item.kindName)") }
+                guard let opText = try string("op", in: item), let operation = BundleEntry.Operation(rawValue: opText) else {
+                    throw fail(item, "unknown \"op\"; msgc writes uploadImage, uploadMessage and configureDefault")
+                }
+                let file = try string("file", in: item)!
+                guard isSafeRelativePath(file) else { throw fail(item.member("file")!, "\"file\" must be a path inside the bundle, not '\(file)'") }
+                let sha256 = try string("sha256", in: item)!
+                guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+                    throw fail(item.member("sha256")!, "\"sha256\" must be 64 lower-case hexadecimal digits")
+                }
+                var entry = BundleEntry(operation: operation, section: section, identifier: nil, file: file, sha256: sha256)
+                entry.source = try string("source", in: item, required: false)
+                switch operation {
+                case .uploadImage:
+                    entry.identifier = try string("identifier", in: item)!.lowercased()
+                    guard let query = item.member("query"), case .string(let size) = query.member("imageSize")?.value else {
+                        throw fail(item, "an uploadImage entry needs \"query\": {\"imageSize\": …}")
+                    }
+                    entry.imageSize = size
+                    if entry.source == nil { throw fail(item, "missing \"source\"") }
+                case .uploadMessage, .configureDefault:
+                    if operation == .uploadMessage { entry.identifier = try string("identifier", in: item)!.lowercased() }
+                    entry.product = try string("product", in: item)
+                    entry.locale = try string("locale", in: item)
+                    entry.key = try string("key", in: item)
+                }
+                entries.append(entry)
+            }
+        }
+        return BundleManifest(formatVersion: version, bundleId: bundleId, environment: environment, release: release, digest: digest, entries: entries)
+    }
+
+    // MARK: - Files
+
+    /// Every regular file under `folder` except `manifest.json`, relative and sorted. A symbolic
+    /// link is refused: msgc never writes one, and it could lead out of the bundle.
+    static func listFiles(_ folder: URL, displayPath: String) throws(Failure) -> [String] {
+        var result: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let absolute = relative.isEmpty ? folder.path : folder.appendingPathComponent(relative).path
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: absolute)
+            } catch {
+                throw Failure("folder '\(displayPath)/\(relative)' cannot be read")
+            }
+            for name in names {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var status = stat()
+                guard lstat(folder.appendingPathComponent(child).path, &status) == 0 else { continue }
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(child)
+                case S_IFREG: if child != "manifest.json" { result.append(child) }
+                default: throw Failure("'\(displayPath)/\(child)' is not a regular file; an msgc bundle holds only files and folders")
+                }
+                if result.count > maxFiles { throw Failure("'\(displayPath)' holds more than \(maxFiles) files; not an msgc bundle") }
+            }
+        }
+        return result.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    static func isSafeRelativePath(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return false }
+        return !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
+
+    private static func json(at url: URL, path: String) throws(Failure) -> JSONDocument.Node {
+        switch FileReader.bytes(at: url, limit: maxJSONBytes) {
+        case .success(let bytes):
+            do {
+                return try JSONDocument.parse(bytes)
+            } catch {
+                throw Failure("\(path):\(error.line):\(error.column): not valid JSON: \(error.message)")
+            }
+        case .failure(.missing): throw Failure("'\(path)' does not exist")
+        case .failure(.tooLarge(let size)): throw Failure("'\(path)' has \(size) bytes, more than msgc reads")
+        case .failure(.unreadable(let reason)): throw Failure("'\(path)' cannot be read: \(reason)")
+        }
+    }
+
+    private static func messageBody(_ root: JSONDocument.Node, path: String) throws(Failure) -> UploadedMessageBody {
+        func text(_ node: JSONDocument.Node?, _ key: String) -> String? {
+            guard case .string(let value) = node?.member(key)?.value else { return nil }
+            return value
+        }
+        guard case .object = root.value, let header = text(root, "header"), let body = text(root, "body") else {
+            throw Failure("\(path):\(root.line):\(root.column): a message needs \"header\" and \"body\", strings")
+        }
+        var image: UploadedMessageBody.Image?
+        if let node = root.member("image") {
+            guard let identifier = text(node, "imageIdentifier") else {
+                throw Failure("\(path):\(node.line):\(node.column): an image needs \"imageIdentifier\", a string")
+            }
+            image = .init(identifier: identifier.lowercased(), altText: text(node, "altText"))
+        }
+        var bullets: [UploadedMessageBody.Bullet] = []
+        if let node = root.member("bulletPoints") {
+            guard case .array(let items) = node.value else {
+                throw Failure("\(path):\(node.line):\(node.column): \"bulletPoints\" must be an array")
+            }
+            bullets = items.map { .init(text: text($0, "text"), imageIdentifier: text($0, "imageIdentifier")?.lowercased(), altText: text($0, "altText")) }
+        }
+        return UploadedMessageBody(header: header, body: body, headerPosition: text(root, "headerPosition"), image: image, bullets: bullets)
+    }
+}

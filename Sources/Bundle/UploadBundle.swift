@@ -1,0 +1,295 @@
+import Diagnostics
+import Foundation
+import Model
+import Parser
+
+/// The environment a bundle is for; part of every identifier.
+public enum Environment: String, CaseIterable, Sendable {
+    case sandbox
+    case production
+}
+
+/// Apple's `imageSize` values.
+public enum ImageSize: String, Sendable, Comparable {
+    case fullSize = "FULL_SIZE"
+    case bulletPoint = "BULLET_POINT"
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A complete bundle in memory: every file's bytes by bundle-relative path, manifest included.
+public struct UploadBundle: Sendable {
+    /// Files other than `manifest.json`, by path.
+    public var files: [String: [UInt8]]
+    public var manifest: JSONValue
+    /// What the bundle holds, for the summary msgc prints: uploads and configurations in
+    /// `operations`, whether or not Apple already holds them.
+    public var imageCount: Int
+    public var messageCount: Int
+    public var defaultCount: Int
+    /// With a state file: uploads Apple already holds (`present`), production default
+    /// configurations that wait for approval (`deferred`), and identifiers Apple holds that
+    /// the bundle no longer uses (`unreferenced`).
+    public var presentCount: Int = 0
+    public var deferredCount: Int = 0
+    public var unreferencedCount: Int = 0
+    /// What Apple will hold once the bundle is applied, for the 2,000 caps: everything the
+    /// bundle ships plus what Apple holds that the bundle does not use.
+    public var messagesHeldAfterApply: Int = 0
+    public var imagesHeldAfterApply: Int = 0
+    /// Findings from comparing the bundle with the state file (rejected uploads, deferrals).
+    public var diagnostics: [Diagnostic] = []
+
+    /// The manifest's `digest`: `sha256:` and the hash of the bundle's file list.
+    public var digest: String? {
+        guard case .object(let manifest) = manifest, case .string(let digest) = manifest["digest"] else { return nil }
+        return digest
+    }
+
+    /// Every file including `manifest.json`, sorted by path.
+    public var allFiles: [(path: String, bytes: [UInt8])] {
+        var result = files.map { (path: $0.key, bytes: $0.value) }
+        result.append((path: "manifest.json", bytes: manifest.canonicalBytes))
+        return result.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    }
+}
+
+/// Turns the messages that ship into upload requests, identifiers and a manifest.
+///
+/// With a state file (what Apple holds, read back by the applier), uploads Apple already
+/// holds move from `operations` to `present` (their files stay, so the bundle is complete
+/// whatever Apple holds), identifiers Apple holds that the bundle does not use are listed
+/// under `unreferenced`, and in production every default configuration whose message or
+/// images are not APPROVED moves to `deferred` with the reason.
+public enum BundleBuilder {
+    public static let formatName = "msgc-bundle"
+    public static let formatVersion = 1
+
+    public struct Input: Sendable {
+        public var config: ProjectConfig
+        /// The localized messages that ship: rules already passed.
+        public var messages: [LocalizedMessage]
+        /// Image bytes by root-relative path, for every image the messages use.
+        public var images: [String: [UInt8]]
+        public var environment: Environment
+        public var release: String?
+        public var generatorVersion: String
+        /// What Apple holds in `environment`, when the build was given `--state`.
+        public var state: StateFile?
+
+        public init(
+            config: ProjectConfig, messages: [LocalizedMessage], images: [String: [UInt8]], environment: Environment,
+            release: String?, generatorVersion: String, state: StateFile? = nil
+        ) {
+            self.config = config
+            self.messages = messages
+            self.images = images
+            self.environment = environment
+            self.release = release
+            self.generatorVersion = generatorVersion
+            self.state = state
+        }
+    }
+
+    public typealias Failure = BundlePlanner.Failure
+
+    public static func build(_ input: Input) throws(Failure) -> UploadBundle {
+        let planner = try BundlePlanner(config: input.config, images: input.images, environment: input.environment)
+        let state = input.state
+        var files: [String: [UInt8]] = [:]
+
+        let sorted = input.messages.sorted {
+            ($0.message.product.value, $0.locale, $0.message.key.value) < ($1.message.product.value, $1.locale, $1.message.key.value)
+        }
+        var planned: [PlannedMessage] = []
+        for localized in sorted { planned.append(try planner.message(localized)) }
+
+        // Images: one upload per (file content, size), however many messages use it; the
+        // first message (in output order) that uses an image is where a finding about it points.
+        var imageUploads: [String: PlannedImage] = [:]
+        var firstUser: [String: PlannedMessage] = [:]
+        for message in planned {
+            for image in message.images where imageUploads[image.identifier] == nil {
+                imageUploads[image.identifier] = image
+                firstUser[image.identifier] = message
+            }
+        }
+
+        var diagnostics: [Diagnostic] = []
+        var operations: [JSONValue] = []
+        var present: [JSONValue] = []
+        var deferred: [JSONValue] = []
+
+        for upload in imageUploads.values.sorted(by: { ($0.path, $0.size, $0.identifier) < ($1.path, $1.size, $1.identifier) }) {
+            let file = "images/\(upload.identifier).png"
+            files[file] = input.images[upload.path]
+            var entry: [String: JSONValue] = [
+                "op": "uploadImage",
+                "method": "PUT",
+                "path": .string("/inApps/v1/messaging/image/\(upload.identifier)"),
+                "query": ["imageSize": .string(upload.size.rawValue)],
+                "identifier": .string(upload.identifier),
+                "file": .string(file),
+                "sha256": .string(upload.sha256),
+                "source": .string(upload.path),
+            ]
+            if let held = state?.image(upload.identifier) {
+                entry["state"] = .string(held.state.rawValue)
+                present.append(.object(entry))
+                if held.state == .rejected, let user = firstUser[upload.identifier] {
+                    diagnostics.append(StateDiagnostics.rejectedAtApple.diagnose(
+                        "Apple has rejected image '\(upload.path)' (\(upload.size.rawValue), \(upload.identifier)), which this bundle still uses",
+                        at: user.localized.message.image?.file?.location ?? user.localized.message.location,
+                        fixIts: [FixIt("change the image; changed bytes give it a new identifier, which can be uploaded and reviewed again")]))
+                }
+            } else {
+                operations.append(.object(entry))
+            }
+        }
+
+        var defaultOperations: [JSONValue] = []
+        for message in planned {
+            let localized = message.localized
+            files[message.file] = message.body
+            var entry = origin(of: localized)
+            entry["op"] = "uploadMessage"
+            entry["method"] = "PUT"
+            entry["path"] = .string("/inApps/v1/messaging/message/\(message.identifier)")
+            entry["identifier"] = .string(message.identifier)
+            entry["file"] = .string(message.file)
+            entry["sha256"] = .string(message.bodySHA256)
+            if !message.imageIdentifiers.isEmpty { entry["requires"] = .array(message.imageIdentifiers.map { .string($0) }) }
+            if let held = state?.message(message.identifier) {
+                entry["state"] = .string(held.state.rawValue)
+                present.append(.object(entry))
+                if held.state == .rejected {
+                    diagnostics.append(StateDiagnostics.rejectedAtApple.diagnose(
+                        "Apple has rejected message '\(localized.message.key.value)' in \(localized.locale) (\(message.identifier)), which this bundle still uses",
+                        at: localized.message.location,
+                        fixIts: [FixIt("change the message's text in \(localized.locale); changed content gives it a new identifier, which can be uploaded and reviewed again")],
+                        subject: localized.subject))
+                }
+            } else {
+                operations.append(.object(entry))
+            }
+
+            guard localized.message.isDefaultMessage else { continue }
+            let defaultFile = "defaults/\(localized.message.product.value)/\(localized.locale).json"
+            let defaultBytes = JSONValue.object(["messageIdentifier": .string(message.identifier)]).canonicalBytes
+            files[defaultFile] = defaultBytes
+            var configure = origin(of: localized)
+            configure["op"] = "configureDefault"
+            configure["method"] = "PUT"
+            configure["path"] = .string("/inApps/v1/messaging/default/\(localized.message.product.value)/\(localized.locale)")
+            configure["file"] = .string(defaultFile)
+            configure["sha256"] = .string(Digest.sha256Hex(defaultBytes))
+            configure["requires"] = .array(message.defaultRequirements.map { .string($0) })
+            if input.environment == .production, let state, let reason = unapproved(message, in: state) {
+                configure["reason"] = .string(reason)
+                deferred.append(.object(configure))
+                diagnostics.append(StateDiagnostics.defaultDeferred.diagnose(
+                    "the production default configuration of \(localized.message.product.value) in \(localized.locale) is deferred: \(reason)",
+                    at: localized.message.location,
+                    fixIts: [FixIt("apply this bundle, wait for Apple's review, then fetch the state and build again")],
+                    subject: localized.subject))
+            } else {
+                defaultOperations.append(.object(configure))
+            }
+        }
+
+        var manifestObject: [String: JSONValue] = [
+            "format": .string(formatName),
+            "formatVersion": .integer(formatVersion),
+            "generator": ["name": "msgc", "version": .string(input.generatorVersion)],
+            "bundleId": .string(input.config.bundleId.value),
+            "environment": .string(input.environment.rawValue),
+            "release": input.release.map { .string($0) } ?? .null,
+            "digest": .string(digest(of: files)),
+            "operations": .array(operations + defaultOperations),
+        ]
+        var unreferenced: [JSONValue] = []
+        var unreferencedMessages = 0
+        var unreferencedImages = 0
+        if let state {
+            let usedMessages = Set(planned.map(\.identifier))
+            let usedImages = Set(imageUploads.keys)
+            for held in state.images where !usedImages.contains(held.identifier) {
+                unreferencedImages += 1
+                unreferenced.append([
+                    "kind": "image", "identifier": .string(held.identifier), "state": .string(held.state.rawValue),
+                    "imageSize": .string(held.imageSize ?? ""),
+                    "path": .string("/inApps/v1/messaging/image/\(held.identifier)"),
+                ])
+            }
+            for held in state.messages where !usedMessages.contains(held.identifier) {
+                unreferencedMessages += 1
+                unreferenced.append([
+                    "kind": "message", "identifier": .string(held.identifier), "state": .string(held.state.rawValue),
+                    "path": .string("/inApps/v1/messaging/message/\(held.identifier)"),
+                ])
+            }
+            unreferenced.sort { sortKey($0) < sortKey($1) }
+            manifestObject["present"] = .array(present)
+            manifestObject["deferred"] = .array(deferred)
+            manifestObject["unreferenced"] = .array(unreferenced)
+        }
+        var bundle = UploadBundle(
+            files: files, manifest: .object(manifestObject), imageCount: imageUploads.count, messageCount: planned.count,
+            defaultCount: defaultOperations.count + deferred.count)
+        bundle.presentCount = present.count
+        bundle.deferredCount = deferred.count
+        bundle.unreferencedCount = unreferenced.count
+        bundle.messagesHeldAfterApply = planned.count + unreferencedMessages
+        bundle.imagesHeldAfterApply = imageUploads.count + unreferencedImages
+        bundle.diagnostics = diagnostics.sortedForOutput()
+        return bundle
+    }
+
+    /// Why a default configuration that points at `message` cannot be applied yet, or nil when
+    /// its message and every image it uses are APPROVED. Content Apple does not hold yet will
+    /// be PENDING once uploaded, so it is not approved either.
+    static func unapproved(_ message: PlannedMessage, in state: StateFile) -> String? {
+        var reasons: [String] = []
+        func describe(_ what: String, _ identifier: String, _ held: HeldUpload?) {
+            guard let held else { reasons.append("\(what) \(identifier) is not uploaded yet"); return }
+            if held.state != .approved { reasons.append("\(what) \(identifier) is \(held.state.rawValue) at Apple") }
+        }
+        describe("message", message.identifier, state.message(message.identifier))
+        var seen = Set<String>()
+        for image in message.images where seen.insert(image.identifier).inserted {
+            describe("image '\(image.path)'", image.identifier, state.image(image.identifier))
+        }
+        return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+    }
+
+    private static func sortKey(_ entry: JSONValue) -> String {
+        guard case .object(let object) = entry, case .string(let identifier) = object["identifier"],
+              case .string(let kind) = object["kind"] else { return "" }
+        return identifier + " " + kind
+    }
+
+    /// `sha256:` and the SHA-256 of `sha256sum`-style lines for every file, sorted by path.
+    public static func digest(of files: [String: [UInt8]]) -> String {
+        digest(ofSHA256: files.mapValues { Digest.sha256Hex($0) })
+    }
+
+    /// The same digest from each file's lower-case hex SHA-256, by path.
+    public static func digest(ofSHA256 hashes: [String: String]) -> String {
+        var text = ""
+        for path in hashes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            text += "\(hashes[path]!)  \(path)\n"
+        }
+        return "sha256:" + Digest.sha256Hex(Array(text.utf8))
+    }
+
+    private static func origin(of localized: LocalizedMessage) -> [String: JSONValue] {
+        var result: [String: JSONValue] = [
+            "product": .string(localized.message.product.value),
+            "locale": .string(localized.locale),
+            "key": .string(localized.message.key.value),
+            "source": .string(localized.message.location.path),
+        ]
+        if let translation = localized.translationPath { result["translation"] = .string(translation) }
+        return result
+    }
+}

@@ -1,0 +1,114 @@
+import Diagnostics
+import Foundation
+import Lint
+import Model
+import Parser
+import XLIFF
+
+/// The front half of every command: read the tree, bind translations, run the rules.
+public struct Compilation: Sendable {
+    public var catalog: Catalog
+    public var localization: Localization
+    /// Parser and rule findings together, sorted for output.
+    public var diagnostics: [Diagnostic]
+
+    public init(catalog: Catalog, localization: Localization, diagnostics: [Diagnostic]) {
+        self.catalog = catalog
+        self.localization = localization
+        self.diagnostics = diagnostics
+    }
+
+    /// Reads and checks the content tree at `root`.
+    public static func compile(root: URL) -> Compilation {
+        var (catalog, parseDiagnostics) = ContentTree(root: root).load()
+        let localization = Localizer.localize(catalog)
+        if let binding = catalog.config.map(LocaleBinding.init) { parseDiagnostics = parseDiagnostics.map { bindingLocale($0, binding) } }
+        // A readable XLIFF file that cannot be used at all (no target language, or the source
+        // locale's) gets one diagnostic that says why, not one for every unit in it.
+        let unusable = Set(catalog.unusableTranslationFiles.map(\.path))
+        if !unusable.isEmpty {
+            parseDiagnostics.removeAll { XLIFFDiagnostics.unitCodes.contains($0.code) && unusable.contains($0.location.path) }
+        }
+        let context = catalog.config.map { LintContext(catalog: catalog, config: $0, localization: localization) }
+        let findings = context.map(Linter.lint(context:)) ?? []
+        return Compilation(
+            catalog: catalog, localization: localization,
+            diagnostics: (parseDiagnostics + findings.map(forecastingPseudoLocale)).sortedForOutput())
+    }
+
+    /// A parser finding in an XLIFF file names the file's target language as written; where
+    /// that is a project locale in another case (`de-de`), the finding is about that locale.
+    static func bindingLocale(_ diagnostic: Diagnostic, _ binding: LocaleBinding) -> Diagnostic {
+        guard let locale = diagnostic.subject?.locale, binding.isCaseVariant(locale) else { return diagnostic }
+        var bound = diagnostic
+        bound.subject?.locale = binding.locale(for: locale)
+        return bound
+    }
+
+    /// A finding in a pseudo locale is a forecast of what real translations may run into, not a
+    /// mistake in anything that ships: an error there is reported as a warning, with a note
+    /// that says so (`--strict` still fails on it).
+    static func forecastingPseudoLocale(_ diagnostic: Diagnostic) -> Diagnostic {
+        guard let locale = diagnostic.subject?.locale, PseudoLocale.isPseudo(locale) else { return diagnostic }
+        var forecast = diagnostic
+        if forecast.severity == .error { forecast.severity = .warning }
+        forecast.notes.append(Note("\(locale) is a pseudo locale: this forecasts what a translation may run into; pseudo locales never ship"))
+        return forecast
+    }
+
+    /// Source text for every file a diagnostic points into: the YAML the parser kept, plus
+    /// the other files (XLIFF) read again, only when something is reported in them.
+    public func snippetSources(root: URL) -> [String: SourceFile] {
+        var sources = catalog.sourceFiles
+        let tree = ContentTree(root: root)
+        var paths = Set<String>()
+        for diagnostic in diagnostics {
+            paths.insert(diagnostic.location.path)
+            for note in diagnostic.notes { if let path = note.location?.path { paths.insert(path) } }
+        }
+        for path in paths.sorted() where sources[path] == nil && !path.hasPrefix("images/") {
+            if let file = tree.sourceFile(at: path) { sources[path] = file }
+        }
+        return sources
+    }
+
+    /// Whether a finding is an I/O failure (exit status 2) rather than a content mistake.
+    public var hasIOFailure: Bool {
+        diagnostics.contains { ParserDiagnostics.ioFailureCodes.contains($0.code) }
+    }
+}
+
+/// What a build ships, what it leaves out, and what stops it.
+///
+/// Errors in message sources or msgc.yaml stop a build. A translation that fails a rule only
+/// keeps its message from shipping in that locale, and an XLIFF file that cannot be read is
+/// left out whole: one translator's mistake never blocks every other locale's release.
+public struct ReleasePlan: Sendable {
+    /// Error findings outside translations: any one stops the build.
+    public var blockingErrors: [Diagnostic]
+    /// The localized messages that ship, sorted by product, locale and key. Pseudo locales never do.
+    public var shipped: [LocalizedMessage]
+    /// Localized messages left out because a rule failed on their translation.
+    public var leftOut: [(subject: Subject, reasons: [Diagnostic])]
+
+    public init(compilation: Compilation) {
+        let sourceLocale = compilation.catalog.config?.sourceLocale.value
+        blockingErrors = compilation.diagnostics.filter { Self.blocksBuild($0, sourceLocale: sourceLocale) }
+        var failing: [Subject: [Diagnostic]] = [:]
+        for diagnostic in compilation.diagnostics where diagnostic.severity == .error {
+            guard let subject = diagnostic.subject, subject.locale != nil else { continue }
+            failing[subject, default: []].append(diagnostic)
+        }
+        shipped = compilation.localization.candidates.filter { failing[$0.subject] == nil && !PseudoLocale.isPseudo($0.locale) }
+        leftOut = failing.keys.sorted().map { ($0, failing[$0]!) }
+    }
+
+    /// Whether a finding stops a build: an error in the message sources or the configuration,
+    /// not one in a translation (which only leaves its message out in that locale).
+    public static func blocksBuild(_ diagnostic: Diagnostic, sourceLocale: String?) -> Bool {
+        guard diagnostic.severity == .error else { return false }
+        if diagnostic.location.path.hasPrefix("translations/") { return false }
+        if let locale = diagnostic.subject?.locale, locale != sourceLocale { return false }
+        return true
+    }
+}

@@ -1,0 +1,275 @@
+import Diagnostics
+import Foundation
+import Model
+import Parser
+import XLIFF
+
+/// Reads a content tree from disk into a `Catalog`.
+///
+/// Every file is found by walking the tree in bytewise path order, so the result never
+/// depends on the order the file system lists entries in. Nothing outside the tree is read:
+/// symbolic links that lead out of it are reported, never followed.
+public struct ContentTree: Sendable {
+    /// The content tree's folder as given.
+    public let root: URL
+    /// The folder with every symbolic link resolved, to check containment against.
+    private let resolvedRoot: String
+
+    public init(root: URL) {
+        self.root = root.standardizedFileURL
+        self.resolvedRoot = Self.realPath(root.standardizedFileURL.path) ?? root.standardizedFileURL.path
+    }
+
+    /// Whether the folder exists.
+    public var exists: Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// Reads the whole tree. `readTranslations` reads one XLIFF file; it is given by the caller
+    /// so that this type stays independent of the XLIFF reader's options.
+    public func load() -> (Catalog, [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        var sources: [String: SourceFile] = [:]
+
+        var config: ProjectConfig?
+        switch FileReader.bytes(at: root.appendingPathComponent(ProjectConfig.fileName), limit: ContentLimits.maxSourceBytes) {
+        case .success(let bytes):
+            let (parsed, source, configDiagnostics) = ConfigParser.parse(bytes: bytes)
+            config = parsed
+            if let source { sources[source.path] = source }
+            diagnostics += configDiagnostics
+        case .failure(.missing):
+            diagnostics.append(ParserDiagnostics.missingConfig.diagnose(
+                "no msgc.yaml in the content tree '\(root.lastPathComponent)'", at: SourceLocation(path: ProjectConfig.fileName),
+                fixIts: [FixIt("run `msgc init` to create a content tree, or pass --content DIR")]))
+        case .failure(let failure):
+            diagnostics.append(readFailure(failure, path: ProjectConfig.fileName))
+        }
+
+        var messages: [Message] = []
+        let (sourcePaths, walkDiagnostics) = files(under: "messages", extensions: ["yaml", "yml"])
+        diagnostics += walkDiagnostics
+        var translationFiles: [TranslationFile] = []
+        let (xliffPaths, xliffWalkDiagnostics) = files(under: "translations", extensions: ["xliff", "xlf"])
+        diagnostics += xliffWalkDiagnostics
+
+        let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"], reportingDanglingLinks: false)
+
+        // Message sources and the images on disk are read first, on every core, as one list
+        // of jobs; then the XLIFF files, told which unit ids are the messages' fields.
+        let jobs = sourcePaths.map(ParseJob.source) + imagePaths.map(ParseJob.image)
+        let results = jobs.concurrentMap { job -> ParseResult in
+            switch job {
+            case .source(let path):
+                switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxSourceBytes) {
+                case .success(let bytes):
+                    return .source(MessageSourceParser.parse(bytes: bytes, path: path))
+                case .failure(let failure):
+                    return .source(([], nil, [readFailure(failure, path: path)]))
+                }
+            case .image(let path):
+                return .image(image(at: path))
+            }
+        }
+        var imagesOnDisk: [String: ImageAsset] = [:]
+        for (job, result) in zip(jobs, results) {
+            switch result {
+            case .source(let (parsed, source, sourceDiagnostics)):
+                messages += parsed
+                if let source, case .source(let path) = job { sources[path] = source }
+                diagnostics += sourceDiagnostics
+            case .image(let asset):
+                imagesOnDisk[asset.path] = asset
+            }
+        }
+
+        let fieldUnitIDs = Set(messages.flatMap { message in message.fields.map { message.unitID(of: $0.field) } })
+        // Each file's text is kept from this one read for snippets: a diagnostic in it never
+        // reads it again.
+        for (file, fileDiagnostics, source) in xliffPaths.concurrentMap({ path -> (TranslationFile, [Diagnostic], SourceFile?) in
+            switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
+            case .success(let bytes):
+                let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: path, fieldUnitIDs: fieldUnitIDs)
+                return (file, diagnostics, XLIFFReader.snippetSource(bytes: bytes, path: path))
+            case .failure(let failure):
+                let file = TranslationFile(
+                    path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
+                return (file, [readFailure(failure, path: path)], nil)
+            }
+        }) {
+            translationFiles.append(file)
+            diagnostics += fileDiagnostics
+            if let source { sources[file.path] = source }
+        }
+
+        var images: [String: ImageAsset] = [:]
+        var referenced = Set<String>()
+        for message in messages {
+            if let file = message.image?.file { referenced.insert(file.value) }
+            for bullet in message.bullets { if let image = bullet.image { referenced.insert(image.value) } }
+        }
+        // A link out of the tree that a message refers to is reported once, where the message
+        // refers to it (the image is outside the content tree); the walk's report would repeat it.
+        let referencedPaths = referenced.compactMap(Self.normalize)
+        diagnostics += imageWalkDiagnostics.filter { diagnostic in
+            let path = diagnostic.location.path
+            return !referencedPaths.contains { $0 == path || $0.hasPrefix(path + "/") }
+        }
+        for path in referenced.union(imagePaths).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            images[path] = imagesOnDisk[path] ?? image(at: path)
+        }
+
+        let catalog = Catalog(
+            config: config, messages: messages, translationFiles: translationFiles, images: images,
+            imageFilesOnDisk: imagePaths, sourceFiles: sources)
+        return (catalog, diagnostics)
+    }
+
+    /// The text of a file of the tree read afresh, for source snippets of a file `load` kept no
+    /// text of: nil unless it is no larger than msgc reads for XLIFF and, outside
+    /// `translations/`, valid UTF-8 (with or without BOM). An XLIFF file reads as
+    /// `XLIFFReader.snippetSource` gives it.
+    public func sourceFile(at path: String) -> SourceFile? {
+        guard let normalized = Self.normalize(path),
+              case .success(let bytes) = FileReader.bytes(at: url(for: normalized), limit: ContentLimits.maxXLIFFBytes)
+        else { return nil }
+        if normalized.hasPrefix("translations/") { return XLIFFReader.snippetSource(bytes: bytes, path: path) }
+        guard case .success(let text) = UTF8Text.decode(bytes) else { return nil }
+        return SourceFile(path: path, text: text)
+    }
+
+    /// Loads an image referenced as `path` (root-relative, `/`-separated), refusing any path
+    /// that leads outside the tree, directly or through a symbolic link.
+    public func image(at path: String) -> ImageAsset {
+        guard let normalized = Self.normalize(path) else { return ImageAsset(path: path, problem: .outsideContentTree) }
+        let fileURL = url(for: normalized)
+        if let resolved = Self.realPath(fileURL.path) {
+            guard resolved == resolvedRoot || resolved.hasPrefix(resolvedRoot + "/") else {
+                return ImageAsset(path: path, problem: .outsideContentTree)
+            }
+        } else if Self.isDanglingLink(fileURL.path) {
+            return ImageAsset(path: path, problem: .missing)
+        }
+        switch FileReader.bytes(at: fileURL, limit: ContentLimits.maxImageBytes) {
+        case .success(let bytes): return ImageAsset(path: path, bytes: bytes)
+        case .failure(.missing): return ImageAsset(path: path, problem: .missing)
+        case .failure(.tooLarge(let size)): return ImageAsset(path: path, problem: .tooLarge(byteCount: size))
+        case .failure(.unreadable(let reason)): return ImageAsset(path: path, problem: .unreadable(reason))
+        }
+    }
+
+    /// `path` with `.` segments removed and `..` applied, or nil when it is absolute, empty
+    /// or climbs out of the tree.
+    static func normalize(_ path: String) -> String? {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return nil }
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..":
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            default: parts.append(part)
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "/")
+    }
+
+    private func url(for relativePath: String) -> URL {
+        root.appendingPathComponent(relativePath)
+    }
+
+    /// Root-relative paths of the regular files under `folder` with one of `extensions`,
+    /// sorted bytewise. Symbolic links are followed only while they stay inside the tree. A link
+    /// to nothing with one of `extensions` is reported as a file that cannot be read, unless
+    /// `reportingDanglingLinks` is false (images: a message that uses one finds it missing).
+    func files(under folder: String, extensions: Set<String>, reportingDanglingLinks: Bool = true) -> ([String], [Diagnostic]) {
+        var result: [String] = []
+        var diagnostics: [Diagnostic] = []
+        var pending = [folder]
+        var visited = Set<String>()
+        while let relative = pending.popLast() {
+            let absolute = url(for: relative).path
+            guard let resolved = Self.realPath(absolute) else { continue }
+            guard resolved == resolvedRoot || resolved.hasPrefix(resolvedRoot + "/") else {
+                diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
+                    "'\(relative)' is a symbolic link to a folder outside the content tree; msgc does not follow it",
+                    at: SourceLocation(path: relative)))
+                continue
+            }
+            guard visited.insert(resolved).inserted else { continue }
+            let entries: [String]
+            do {
+                entries = try FileManager.default.contentsOfDirectory(atPath: absolute)
+            } catch {
+                if relative != folder || FileManager.default.fileExists(atPath: absolute) {
+                    diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
+                        "folder '\(relative)' cannot be read", at: SourceLocation(path: relative)))
+                }
+                continue
+            }
+            for name in entries where !name.hasPrefix(".") {
+                let child = relative + "/" + name
+                let childPath = url(for: child).path
+                var isDirectory: ObjCBool = false
+                let fileExtension = (name as NSString).pathExtension.lowercased()
+                guard FileManager.default.fileExists(atPath: childPath, isDirectory: &isDirectory) else {
+                    if reportingDanglingLinks && extensions.contains(fileExtension) && Self.isDanglingLink(childPath) {
+                        diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
+                            "'\(child)' is a symbolic link to a file that does not exist", at: SourceLocation(path: child)))
+                    }
+                    continue
+                }
+                if isDirectory.boolValue {
+                    pending.append(child)
+                    continue
+                }
+                guard extensions.contains(fileExtension) else { continue }
+                if let real = Self.realPath(childPath), !(real.hasPrefix(resolvedRoot + "/")) {
+                    diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
+                        "'\(child)' is a symbolic link to a file outside the content tree; msgc does not read it",
+                        at: SourceLocation(path: child)))
+                    continue
+                }
+                result.append(child)
+            }
+        }
+        result.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return (result, diagnostics)
+    }
+
+    private func readFailure(_ failure: FileReader.Failure, path: String) -> Diagnostic {
+        switch failure {
+        case .missing:
+            ParserDiagnostics.unreadableFile.diagnose("'\(path)' does not exist", at: SourceLocation(path: path))
+        case .tooLarge(let size):
+            ParserDiagnostics.inputTooLarge.diagnose(
+                "'\(path)' has \(size) bytes, more than msgc reads for this kind of file", at: SourceLocation(path: path))
+        case .unreadable(let reason):
+            ParserDiagnostics.unreadableFile.diagnose("'\(path)' cannot be read: \(reason)", at: SourceLocation(path: path))
+        }
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func isDanglingLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+    }
+}
+
+/// One message source or image for `ContentTree.load` to read.
+private enum ParseJob: Sendable {
+    case source(String)
+    case image(String)
+}
+
+private enum ParseResult: Sendable {
+    case source(([Message], SourceFile?, [Diagnostic]))
+    case image(ImageAsset)
+}

@@ -1,0 +1,125 @@
+@testable import Compiler
+import Foundation
+import Model
+@testable import Parser
+import TestSupport
+import Testing
+
+@Suite struct ContentTreeTests {
+    static let message = """
+        messages:
+          - key: winback
+            product: com.example.app.yearly
+            type: text
+            default: true
+            header: Stay
+            body: Keep reading.
+            image: { file: IMAGE, alt: A reader }
+
+        """
+
+    @Test func readsFilesInBytewiseOrderWhateverTheirNesting() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        for path in ["messages/b.yaml", "messages/a/z.yml", "messages/B.yaml", "messages/a.yaml"] {
+            try tree.write(path, "messages:\n  - key: k\(path.count)\n    product: p\n    type: text\n    header: h\n    body: b\n")
+        }
+        try tree.write("messages/notes.txt", "ignored")
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(diagnostics.isEmpty)
+        #expect(catalog.messages.map(\.location.path) == ["messages/B.yaml", "messages/a.yaml", "messages/a/z.yml", "messages/b.yaml"])
+    }
+
+    @Test func missingConfigIsReported() throws {
+        let tree = try TemporaryTree(["messages/a.yaml": "messages: []\n"])
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(catalog.config == nil)
+        #expect(diagnostics.map(\.code) == ["CFG001"])
+    }
+
+    @Test(arguments: ["../outside.png", "/etc/passwd", "images/../../outside.png", ""])
+    func refusesPathsOutOfTheTree(_ path: String) throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        #expect(ContentTree(root: tree.root).image(at: path).problem == .outsideContentTree)
+    }
+
+    @Test func refusesSymbolicLinksOutOfTheTree() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        let outside = try TemporaryTree(["secret.png": "not for you"])
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: tree.root.appendingPathComponent("images/hero.png"), withDestinationURL: outside.root.appendingPathComponent("secret.png"))
+        try FileManager.default.createSymbolicLink(
+            at: tree.root.appendingPathComponent("images/more"), withDestinationURL: outside.root)
+        try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/hero.png"))
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(catalog.images["images/hero.png"]?.problem == .outsideContentTree)
+        #expect(catalog.images["images/hero.png"]?.bytes == nil)
+        #expect(diagnostics.contains { $0.code == "PRS008" && $0.location.path == "images/more" })
+        #expect(!catalog.imageFilesOnDisk.contains("images/hero.png"))
+    }
+
+    @Test func followsLinksThatStayInside() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "assets/hero.png": "png bytes"])
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: tree.root.appendingPathComponent("images/hero.png"), withDestinationURL: tree.root.appendingPathComponent("assets/hero.png"))
+        #expect(ContentTree(root: tree.root).image(at: "images/hero.png").bytes == Array("png bytes".utf8))
+    }
+
+    @Test func linksToNothingAreFilesThatCannotBeRead() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/gone.png"))
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("translations"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("images"), withIntermediateDirectories: true)
+        for (link, target) in [
+            ("messages/b.yaml", "missing.yaml"), ("messages/notes.txt", "missing.txt"), ("translations/de-DE.xliff", "gone.xliff"),
+            ("images/gone.png", "nothing.png"),
+        ] {
+            try FileManager.default.createSymbolicLink(atPath: tree.root.appendingPathComponent(link).path, withDestinationPath: target)
+        }
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(diagnostics.map(\.code) == ["PRS008", "PRS008"])
+        #expect(diagnostics.map(\.location.path) == ["messages/b.yaml", "translations/de-DE.xliff"])
+        #expect(diagnostics.first?.message == "'messages/b.yaml' is a symbolic link to a file that does not exist")
+        // An image is checked where a message uses it: missing, as any other.
+        #expect(catalog.images["images/gone.png"]?.problem == .missing)
+    }
+
+    @Test func missingImageIsNotAnIOFailure() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/missing.png"))
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(diagnostics.isEmpty)
+        #expect(catalog.images["images/missing.png"]?.problem == .missing)
+    }
+
+    @Test func normalizesRelativePaths() {
+        #expect(ContentTree.normalize("images/./icons/../hero.png") == "images/hero.png")
+        #expect(ContentTree.normalize("images//hero.png") == "images/hero.png")
+        #expect(ContentTree.normalize("images\\hero.png") == nil)
+    }
+
+    /// Snippets of a UTF-16 XLIFF file show its text, as the reader decodes it.
+    @Test(arguments: [(false, true), (true, true), (false, false)])
+    func sourceFileOfUTF16(bigEndian: Bool, hasBOM: Bool) throws {
+        let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\r\n<xliff version=\"1.2\">\n<target>Jusqu’à 😀</target>\n</xliff>\n"
+        var bytes: [UInt8] = hasBOM ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : []
+        for unit in text.utf16 {
+            bytes += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        try tree.write("translations/fr-FR.xliff", bytes: bytes)
+        let file = try #require(ContentTree(root: tree.root).sourceFile(at: "translations/fr-FR.xliff"))
+        #expect(file.line(1) == "<?xml version=\"1.0\" encoding=\"UTF-16\"?>")
+        #expect(file.line(3) == "<target>Jusqu’à 😀</target>")
+    }
+
+    @Test func sourceFileOfUTF8IsUnchanged() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        try tree.write("translations/de-DE.xliff", bytes: [0xEF, 0xBB, 0xBF] + Array("<xliff>\n<target>Grüße</target>\n".utf8))
+        try tree.write("translations/bad.xliff", bytes: [0xFF, 0xFE, 0x3C])
+        let root = tree.root
+        #expect(ContentTree(root: root).sourceFile(at: "translations/de-DE.xliff")?.line(2) == "<target>Grüße</target>")
+        #expect(ContentTree(root: root).sourceFile(at: "translations/bad.xliff") == nil)
+    }
+}

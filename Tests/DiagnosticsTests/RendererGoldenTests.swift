@@ -1,0 +1,140 @@
+import Compiler
+@testable import Diagnostics
+import Foundation
+@testable import Lint
+import Model
+import TestSupport
+import Testing
+
+/// One shared list of diagnostics, rendered by every renderer and compared with its golden file.
+@Suite struct RendererGoldenTests {
+    static let golden = Golden("Goldens")
+
+    static let source = SourceFile(path: "messages/example.yaml", text: """
+        messages:
+          - key: winback
+            product: com.example.news.premium.yaerly
+            type: text
+            header: "Bleiben Sie bei Premium und sparen Sie 50 % bei Ihrer nächsten Verlängerung"
+            headerPosition: above-title
+          - key: winback
+            product: com.example.news.premium.yearly
+            type: text
+            header: "Stay\twith 日本語 Premium"
+
+        """)
+
+    static let subject = Subject(product: "com.example.news.premium.yearly", key: "winback")
+
+    static let diagnostics: [Diagnostic] = [
+        Diagnostic(
+            code: "PRJ002", severity: .error,
+            location: SourceLocation(path: "messages/example.yaml", line: 3, column: 14, endLine: 3, endColumn: 45),
+            message: "product 'com.example.news.premium.yaerly' is not listed in msgc.yaml",
+            fixIts: [FixIt("did you mean 'com.example.news.premium.yearly'?", edits: [.init(
+                location: SourceLocation(path: "messages/example.yaml", line: 3, column: 14, endLine: 3, endColumn: 45),
+                replacement: "com.example.news.premium.yearly")])],
+            subject: Subject(product: "com.example.news.premium.yaerly", key: "winback")),
+        Diagnostic(
+            code: "LEN001", severity: .error,
+            location: SourceLocation(path: "messages/example.yaml", line: 5, column: 79, endLine: 5, endColumn: 92),
+            message: "header has 79 UTF-16 units; Apple's limit is 66 (after NFC: 79 graphemes, 79 scalars, 79 UTF-16 units, 80 UTF-8 bytes)",
+            fixIts: [FixIt("shorten it by 13 UTF-16 units; the limit is crossed here")], subject: subject),
+        Diagnostic(
+            code: "PRJ001", severity: .error,
+            location: SourceLocation(path: "messages/example.yaml", line: 7, column: 12, endLine: 7, endColumn: 19),
+            message: "product 'com.example.news.premium.yearly' already has a message with key 'winback'",
+            notes: [
+                Note("first defined here", at: SourceLocation(path: "messages/example.yaml", line: 2, column: 12, endLine: 2, endColumn: 19)),
+                Note("keys name messages in XLIFF unit ids, identifiers and the bundle"),
+            ],
+            fixIts: [FixIt("give this message a key of its own")], subject: subject),
+        Diagnostic(
+            code: "TXT002", severity: .error,
+            location: SourceLocation(path: "messages/example.yaml", line: 10, column: 18, endLine: 10, endColumn: 19),
+            message: "header contains the control character U+0009 CHARACTER TABULATION, 100% wrong: here, there",
+            subject: subject),
+        Diagnostic(
+            code: "PRS001", severity: .error, location: SourceLocation(path: "messages/broken.yaml", line: 4),
+            message: "malformed YAML: found unexpected end of stream"),
+        Diagnostic(
+            code: "IMG011", severity: .warning, location: SourceLocation(path: "images/old-hero.png"),
+            message: "image 'images/old-hero.png' is not used by any message", fixIts: [FixIt("delete the file, or refer to it from a message")]),
+        Diagnostic(
+            code: "TXT011", severity: .note,
+            location: SourceLocation(path: "translations/de-DE.xliff", line: 7, column: 36, endLine: 7, endColumn: 53),
+            message: "de-DE header is identical to the source text; it may not be translated",
+            subject: Subject(product: "com.example.news.premium.yearly", key: "winback", locale: "de-DE")),
+    ]
+
+    static let options = RenderOptions(pathPrefix: "content/", sources: [source.path: source])
+
+    @Test func human() {
+        Self.golden.check(HumanRenderer.render(Self.diagnostics, options: Self.options), against: "diagnostics.human.txt")
+    }
+
+    @Test func json() {
+        Self.golden.check(JSONRenderer.render(Self.diagnostics, options: Self.options), against: "diagnostics.json")
+    }
+
+    /// The rules table holds only the rules the diagnostics use, so that adding a rule elsewhere
+    /// does not change this file; `sarifHasTheRequiredStructure` checks the whole table.
+    @Test func sarif() {
+        let codes = Set(Self.diagnostics.map(\.code))
+        let rules = Codes.all.filter { codes.contains($0.code) }
+        Self.golden.check(
+            SARIFRenderer.render(Self.diagnostics, options: Self.options, toolVersion: "0.1.0", rules: rules),
+            against: "diagnostics.sarif")
+    }
+
+    @Test func github() {
+        Self.golden.check(GitHubRenderer.render(Self.diagnostics, options: Self.options), against: "diagnostics.github")
+    }
+
+    /// The parts of SARIF 2.1.0 that the schema requires and code scanning reads.
+    @Test func sarifHasTheRequiredStructure() throws {
+        let text = SARIFRenderer.render(Self.diagnostics, options: Self.options, toolVersion: "0.1.0", rules: Codes.all)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(log["version"] as? String == "2.1.0")
+        #expect((log["$schema"] as? String)?.hasSuffix("sarif-2.1.0.json") == true)
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        #expect(runs.count == 1)
+        let run = runs[0]
+        #expect(run["columnKind"] as? String == "unicodeCodePoints")
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["name"] as? String == "msgc")
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        let ruleIds = rules.compactMap { $0["id"] as? String }
+        #expect(ruleIds == Codes.all.map(\.code))
+        for rule in rules {
+            #expect((rule["shortDescription"] as? [String: Any])?["text"] is String)
+            let level = (rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
+            #expect(["error", "warning", "note"].contains(level ?? ""))
+        }
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == Self.diagnostics.count)
+        for result in results {
+            let ruleId = try #require(result["ruleId"] as? String)
+            #expect(ruleIds.contains(ruleId))
+            let ruleIndex = try #require(result["ruleIndex"] as? Int)
+            #expect(ruleIds[ruleIndex] == ruleId)
+            #expect((result["message"] as? [String: Any])?["text"] is String)
+            let locations = try #require(result["locations"] as? [[String: Any]])
+            for location in locations {
+                let physical = try #require(location["physicalLocation"] as? [String: Any])
+                let uri = (physical["artifactLocation"] as? [String: Any])?["uri"] as? String
+                #expect(uri?.hasPrefix("content/") == true)
+                if let region = physical["region"] as? [String: Any] {
+                    #expect((region["startLine"] as? Int ?? 0) >= 1)
+                }
+            }
+        }
+        let fixes = results.compactMap { $0["fixes"] as? [[String: Any]] }.flatMap { $0 }
+        #expect(fixes.count == 1)
+    }
+
+    @Test func githubEscapesDataAndProperties() {
+        #expect(GitHubRenderer.escapeData("50%\r\nnext") == "50%25%0D%0Anext")
+        #expect(GitHubRenderer.escapeProperty("a:b,c%") == "a%3Ab%2Cc%25")
+    }
+}

@@ -1,0 +1,664 @@
+import Foundation
+import Model
+@testable import XLIFF
+import Testing
+
+@Suite("XLIFF reader")
+struct XLIFFReaderTests {
+    typealias Support = XLIFFTestSupport
+
+    /// The 1-based column (in scalars) where `needle` starts on `line` of a fixture.
+    func column(of needle: String, line: Int, in fixture: String) throws -> Int {
+        let text = String(decoding: try Support.fixtureBytes(fixture), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let row = String(lines[line - 1])
+        let range = try #require(row.range(of: needle))
+        return row.unicodeScalars.distance(from: row.unicodeScalars.startIndex, to: range.lowerBound) + 1
+    }
+
+    @Test("attribute values libxml2 normalizes keep their value and are found where they are written")
+    func normalizedAttributeValues() throws {
+        let text = """
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file source-language="en-US" target-language="de-DE"><body>
+            <trans-unit id="p/a&amp;b/header"><source>A &amp; B</source><target>C</target></trans-unit>
+            <trans-unit  id="p/kü/body"><source>A</source><target>B</target></trans-unit>
+            <trans-unit id='p/&#x6B;/alt' ><source>A</source><target>B</target></trans-unit>
+            </body></file></xliff>
+            """
+        let (file, diagnostics) = Support.read(text)
+        #expect(diagnostics.isEmpty)
+        let ids = file.units.map(\.id)
+        #expect(ids.map(\.value) == ["p/a&b/header", "p/kü/body", "p/k/alt"])
+        #expect(ids.map(\.location.line) == [3, 4, 5])
+        #expect(ids.map(\.location.column) == [17, 18, 17])
+        #expect(ids.map(\.style) == [.opaque, .plain, .opaque])
+        #expect(file.units[0].source.value == "A & B")
+        // "A &amp; B" starts at column 43: its `&` is written at 45, and `B` after the reference at 51.
+        #expect(file.units[0].source.location.column == 43)
+        #expect(file.units[0].source.location(atScalarOffset: 2).column == 45)
+        #expect(file.units[0].source.location(atScalarOffset: 2).endColumn == 50)
+        #expect(file.units[0].source.location(atScalarOffset: 4).column == 51)
+        #expect(file.units[0].location.column == 1)
+        #expect(file.units[0].location.endColumn == 35)
+        #expect(file.units[1].target?.location.column == 55)
+        #expect(file.units[1].target?.style == .plain)
+    }
+
+    // MARK: - XLIFF 1.2
+
+    @Test("1.2 states map onto msgc's scale")
+    func states12() throws {
+        let (file, diagnostics) = try Support.read(fixture: "v12-states.xlf")
+        #expect(diagnostics.isEmpty)
+        #expect(file.isReadable)
+        #expect(file.version == .v1_2)
+        #expect(file.targetLanguage?.value == "de-DE")
+        #expect(file.sourceLanguage?.value == "en-US")
+        let expected: [(String, TranslationState, String?, String?)] = [
+            ("no-state", .translated, nil, "Bleiben Sie bei Premium"),
+            ("translated", .translated, "translated", "A"),
+            ("needs-review-translation", .translated, "needs-review-translation", "A"),
+            ("needs-review-adaptation", .translated, "needs-review-adaptation", "A"),
+            ("needs-review-l10n", .translated, "needs-review-l10n", "A"),
+            ("signed-off", .reviewed, "signed-off", "A"),
+            ("approved", .reviewed, "translated", "A"),
+            ("approved-no-state", .reviewed, nil, "A"),
+            ("approved-no", .translated, "translated", "A"),
+            ("final", .final, "final", "A"),
+            ("approved-final", .final, "final", "A"),
+            ("new", .untranslated, "new", "a"),
+            ("needs-translation", .untranslated, "needs-translation", "A"),
+            ("needs-adaptation", .untranslated, "needs-adaptation", "A"),
+            ("needs-l10n", .untranslated, "needs-l10n", "A"),
+            ("x-custom", .untranslated, "x-checked", "A"),
+            ("empty-final", .untranslated, "final", nil),
+            ("whitespace-final", .untranslated, "final", nil),
+            ("no-target", .untranslated, nil, nil),
+            ("in-group", .translated, "translated", "Sparen Sie 50 % jetzt"),
+            ("escapes", .translated, "translated", "Tom & Jerry <3 😀 \"x\""),
+        ]
+        #expect(file.units.map(\.id.value) == expected.map { "p/k/\($0.0)" })
+        for (name, state, raw, target) in expected {
+            let unit = try #require(file.unit("p/k/\(name)"))
+            #expect(unit.state == state, "\(name)")
+            #expect(unit.rawState == raw, "\(name)")
+            #expect(unit.target?.value == target, "\(name)")
+            #expect(unit.inlineMarkup.isEmpty, "\(name)")
+        }
+        #expect(file.unit("p/k/in-group")?.source.value == "Save 50% now")
+        #expect(file.unit("p/k/escapes")?.source.value == "Tom & Jerry <3 \"x\"")
+    }
+
+    @Test("1.2 units know where their id, source and target are")
+    func locations12() throws {
+        let fixture = "v12-states.xlf"
+        let (file, _) = try Support.read(fixture: fixture)
+        let unit = try #require(file.unit("p/k/no-state"))
+        #expect(unit.location.line == 9)
+        #expect(unit.location.column == 7)
+        #expect(unit.id.location.line == 9)
+        #expect(unit.id.location.column == (try column(of: "p/k/no-state", line: 9, in: fixture)))
+        #expect(unit.source.location.line == 10)
+        #expect(unit.source.location.column == (try column(of: "Stay", line: 10, in: fixture)))
+        #expect(unit.source.style == .plain)
+        #expect(unit.target?.location.line == 11)
+        #expect(unit.target?.location.column == (try column(of: "Bleiben", line: 11, in: fixture)))
+        #expect(unit.target?.style == .plain)
+        // Text with references and CDATA is mapped back column by column.
+        let escapes = try #require(file.unit("p/k/escapes")?.target)
+        #expect(escapes.value == "Tom & Jerry <3 \u{1F600} \"x\"")
+        #expect(escapes.location(atScalarOffset: 0).column == (try column(of: "Tom & Jerry <3]]>", line: 46, in: fixture)))
+        #expect(escapes.location(atScalarOffset: 15).column == (try column(of: "&#x1F600;", line: 46, in: fixture)))
+        #expect(escapes.location(atScalarOffset: 17).column == (try column(of: "&#x1F600;", line: 46, in: fixture)) + 10)
+        #expect(escapes.location(atScalarOffset: 0, length: 20).endColumn == (try column(of: "</target></trans-unit>", line: 46, in: fixture)))
+        #expect(unit.id.style == .plain)
+        #expect(file.targetLanguage?.style == .plain)
+        #expect(file.targetLanguage?.location.line == 3)
+        #expect(file.targetLanguage?.location.column == (try column(of: "de-DE", line: 3, in: fixture)))
+        let compact = try #require(file.unit("p/k/final"))
+        #expect(compact.target?.location.line == 22)
+        #expect(compact.target?.location.column == (try column(of: ">A<", line: 22, in: fixture)) + 1)
+    }
+
+    @Test("an attribute written with a reference is not verbatim")
+    func attributeStyle() {
+        let (file, _) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="a" source-language="en-US" target-language="pt&#95;BR" datatype="plaintext"><body/></file></xliff>
+            """)
+        #expect(file.targetLanguage?.value == "pt_BR")
+        #expect(file.targetLanguage?.style == .opaque)
+        #expect(file.targetLanguage?.location.column == 61)
+    }
+
+    @Test("an Xcode export (.xcloc) reads with its keys as ids")
+    func xcodeExport() throws {
+        let (file, diagnostics) = try Support.read(fixture: "xcode-export.xliff")
+        #expect(diagnostics.isEmpty)
+        #expect(file.version == .v1_2)
+        #expect(file.targetLanguage?.value == "de")
+        #expect(file.units.map(\.id.value) == ["Keep reading", "Stay with Premium", "%lld articles|==|plural.one", "aBc-12-xyz.text"])
+        #expect(file.unit("Keep reading")?.target == nil)
+        #expect(file.unit("Keep reading")?.state == .untranslated)
+        #expect(file.unit("Stay with Premium")?.state == .untranslated)
+        #expect(file.unit("Stay with Premium")?.rawState == "new")
+        #expect(file.unit("%lld articles|==|plural.one")?.state == .translated)
+        #expect(file.unit("aBc-12-xyz.text")?.target?.value == "Abonnieren")
+    }
+
+    @Test("translate-toolkit's po2xliff output (XLIFF 1.1 namespace) reads")
+    func po2xliff() throws {
+        let (file, diagnostics) = try Support.read(fixture: "po2xliff.xlf")
+        #expect(diagnostics.isEmpty)
+        #expect(file.version == .v1_2)
+        #expect(file.targetLanguage?.value == "pt_BR")
+        // The gettext header unit is metadata, not a translation.
+        #expect(file.units.map(\.id.value) == ["3", "4", "5"])
+        #expect(file.unit("3")?.state == .reviewed)
+        #expect(file.unit("3")?.target?.value == "Fique com o Premium")
+        #expect(file.unit("4")?.state == .untranslated)
+        #expect(file.unit("4")?.rawState == "needs-translation")
+        #expect(file.unit("5")?.target == nil)
+    }
+
+    // MARK: - XLIFF 2.0
+
+    @Test("2.0 segment states, identity, segments and ignorables")
+    func states20() throws {
+        let (file, diagnostics) = try Support.read(fixture: "v20-states.xlf")
+        #expect(diagnostics.isEmpty)
+        #expect(file.version == .v2_0)
+        #expect(file.targetLanguage?.value == "fr-FR")
+        #expect(file.sourceLanguage?.value == "en-US")
+        let expected: [(String, TranslationState, String?, String?)] = [
+            ("no-state", .translated, nil, "A"),
+            ("initial", .untranslated, "initial", "A"),
+            ("translated", .translated, "translated", "A"),
+            ("reviewed", .reviewed, "reviewed", "A"),
+            ("final", .final, "final", "A"),
+            ("empty-final", .untranslated, "final", nil),
+            ("no-target", .untranslated, nil, nil),
+            ("id-only", .translated, "translated", "A"),
+            ("segments", .translated, "translated", "Premier. Deuxième un seul."),
+            ("partial", .untranslated, nil, nil),
+            ("reordered", .translated, "translated", "Deux. Un."),
+            ("code-point", .translated, "translated", "Éch\u{1B}ap\u{FFFD}pe"),
+        ]
+        #expect(file.units.map(\.id.value) == expected.map { "p/k/\($0.0)" })
+        for (name, state, raw, target) in expected {
+            let unit = try #require(file.unit("p/k/\(name)"))
+            #expect(unit.state == state, "\(name)")
+            #expect(unit.rawState == raw, "\(name)")
+            #expect(unit.target?.value == target, "\(name)")
+            #expect(unit.inlineMarkup.isEmpty, "\(name)")
+        }
+        let segments = try #require(file.unit("p/k/segments"))
+        #expect(segments.source.value == "First. Second one.")
+        #expect(segments.source.style == .opaque)
+        #expect(segments.target?.location.line == 24)
+        #expect(file.unit("p/k/code-point")?.source.value == "Esc\u{1B}ape")
+        #expect(file.unit("p/k/reordered")?.source.value == "A. B.")
+    }
+
+    @Test("2.0 unit identity: name first, else id with ':' read as '/'")
+    func identity20() throws {
+        let (file, _) = try Support.read(fixture: "v20-states.xlf")
+        let byName = try #require(file.unit("p/k/no-state"))
+        #expect(byName.id.location.column == (try column(of: "p/k/no-state", line: 9, in: "v20-states.xlf")))
+        let byID = try #require(file.unit("p/k/id-only"))
+        #expect(byID.id.location.column == (try column(of: "p:k:id-only", line: 16, in: "v20-states.xlf")))
+    }
+
+    @Test("XLIFF 2.1 keeps the 2.0 namespace and reads as 2.0")
+    func version21() throws {
+        let (file, diagnostics) = try Support.read(fixture: "v21-version.xlf")
+        #expect(diagnostics.isEmpty)
+        #expect(file.version == .v2_0)
+        #expect(file.targetLanguage?.value == "ja")
+        #expect(file.unit("p/k/header")?.target?.value == "滞在")
+    }
+
+    @Test("translate-toolkit's XLIFF 2.0 writer output reads (ids with '/', notes inside segments)")
+    func translateToolkit20() throws {
+        let (file, diagnostics) = try Support.read(fixture: "translate-toolkit-xliff2.xlf")
+        #expect(diagnostics.isEmpty)
+        #expect(file.units.map(\.id.value) == [
+            "com.example.news.premium.yearly/winback/header", "com.example.news.premium.yearly/winback/body",
+        ])
+        // It writes no state on segments: a segment with a target and no state is translated,
+        // as in 1.2 (the second unit has no target).
+        #expect(file.units.map(\.state) == [.translated, .untranslated])
+        #expect(file.units.first?.target?.value == "Restez avec Premium")
+    }
+
+    // MARK: - Encodings
+
+    @Test("UTF-8 with BOM and UTF-16 with BOM or declaration read the same, with the same positions",
+          arguments: ["utf8-bom.xlf", "utf16le-bom.xlf", "utf16be-bom.xlf", "utf16le-no-bom.xlf"])
+    func encodings(fixture: String) throws {
+        let (file, diagnostics) = try Support.read(fixture: fixture)
+        #expect(diagnostics.isEmpty)
+        #expect(file.isReadable)
+        #expect(file.targetLanguage?.value == "ar-SA")
+        let unit = try #require(file.unit("p/k/header"))
+        #expect(unit.source.value == "Stay with Premium 😀")
+        #expect(unit.target?.value == "ابقَ مع بريميوم 😀")
+        #expect(unit.target?.location.line == 7)
+        #expect(unit.target?.location.column == 36)
+        #expect(unit.location.line == 5)
+        #expect(unit.location.column == 7)
+    }
+
+    @Test("UTF-16 with neither BOM nor declaration is refused clearly")
+    func utf16WithoutBOMOrDeclaration() throws {
+        let (file, diagnostics) = try Support.read(fixture: "utf16le-no-bom-no-declaration.xlf")
+        #expect(!file.isReadable)
+        #expect(diagnostics.map(\.code) == ["XLF007"])
+        #expect(diagnostics.first?.message.contains("UTF-16") == true)
+    }
+
+    @Test("a declared encoding other than UTF-8 or UTF-16 is refused at the declaration")
+    func latin1Declared() throws {
+        let (file, diagnostics) = try Support.read(fixture: "latin1-declared.xlf")
+        #expect(!file.isReadable)
+        #expect(diagnostics.map(\.code) == ["XLF007"])
+        let location = try #require(diagnostics.first?.location)
+        #expect(location.line == 1)
+        #expect(location.column == 31)
+        #expect(location.endColumn == 41)
+        #expect(diagnostics.first?.message == "file declares encoding 'ISO-8859-1'; msgc reads XLIFF in UTF-8 or UTF-16")
+    }
+
+    @Test("invalid UTF-8 is refused at the bad byte")
+    func invalidUTF8() throws {
+        let (file, diagnostics) = try Support.read(fixture: "invalid-utf8.xlf")
+        #expect(!file.isReadable)
+        #expect(file.units.isEmpty)
+        #expect(diagnostics.count == 1)
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostic.code == "XLF007")
+        #expect(diagnostic.severity == .error)
+        #expect(diagnostic.location.line == 7)
+        #expect(diagnostic.location.column == 36 + "ابقَ مع بري".unicodeScalars.count)
+        #expect(diagnostic.message.hasPrefix("file is not valid UTF-8: byte 0xFF"))
+    }
+
+    @Test("UTF-16 with an unpaired surrogate is refused with its position")
+    func unpairedSurrogate() {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in Array("<a>\nx".utf16) + [0xD800, 0x0041] + Array("</a>".utf16) {
+            bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        let (_, diagnostics) = XLIFFReader.read(bytes: bytes, path: "t.xlf")
+        #expect(diagnostics.map(\.code) == ["XLF007"])
+        #expect(diagnostics.first?.location.line == 2)
+        #expect(diagnostics.first?.location.column == 2)
+    }
+
+    // MARK: - Readable files with problems
+
+    @Test("inline markup in a 1.2 target is recorded and reported once per unit")
+    func inlineMarkup12() throws {
+        let fixture = "v12-inline-markup.xlf"
+        let (file, diagnostics) = try Support.read(fixture: fixture)
+        #expect(file.isReadable)
+        let header = try #require(file.unit("com.example.news/winback/header"))
+        #expect(header.inlineMarkup.map(\.value) == ["g", "x", "ph", "sub"])
+        #expect(header.inlineMarkup.first?.location.line == 7)
+        #expect(header.inlineMarkup.first?.location.column == (try column(of: "<g ", line: 7, in: fixture)))
+        #expect(header.target?.value == "Bleiben Sie bei Premiumjetzt")
+        #expect(file.unit("com.example.news/winback/body")?.inlineMarkup.isEmpty == true)
+        #expect(file.unit("com.example.news/winback/body")?.source.value == "Save 50%")
+        #expect(file.unit("com.example.news/winback/image.alt")?.inlineMarkup.map(\.value) == ["bx", "ex", "it"])
+
+        #expect(diagnostics.map(\.code) == ["XLF008", "XLF008"])
+        let first = try #require(diagnostics.first)
+        #expect(first.severity == .error)
+        #expect(first.location.line == 7)
+        #expect(first.location.column == (try column(of: "<g ", line: 7, in: fixture)))
+        #expect(first.location.endColumn == (try column(of: "Premium</g>", line: 7, in: fixture)))
+        #expect(first.message
+            == "target of unit 'com.example.news/winback/header' contains inline elements <g>, <x>, <ph>, <sub>; Apple shows plain text only")
+        #expect(first.notes.count == 3)
+        #expect(first.subject == Subject(product: "com.example.news", key: "winback", locale: "de-DE"))
+    }
+
+    @Test("inline markup in a 2.0 target is recorded")
+    func inlineMarkup20() throws {
+        let (file, diagnostics) = try Support.read(fixture: "v20-inline-markup.xlf")
+        let unit = try #require(file.unit("com.example.news/winback/header"))
+        #expect(unit.inlineMarkup.map(\.value) == ["pc", "ph", "sc", "ec"])
+        #expect(unit.target?.value == "Bleiben Sie bei Premiumjetzt")
+        #expect(diagnostics.map(\.code) == ["XLF008"])
+    }
+
+    @Test("a unit id repeated with the same target is a warning and the first unit is used")
+    func duplicateUnit() {
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="m" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
+            <trans-unit id="p/k/header"><source>a</source><target>Erste</target></trans-unit>
+            <trans-unit id="p/k/header"><source>a</source><target>Erste</target></trans-unit>
+            </body></file></xliff>
+            """)
+        #expect(file.units.count == 1)
+        #expect(file.units.first?.target?.value == "Erste")
+        #expect(file.units.first?.isAmbiguous == false)
+        #expect(diagnostics.map(\.code) == ["XLF009"])
+        #expect(diagnostics.first?.severity == .warning)
+        #expect(diagnostics.first?.location.line == 4)
+        #expect(diagnostics.first?.location.column == 17)
+        #expect(diagnostics.first?.message
+            == "unit id 'p/k/header' appears again with the same target; msgc uses the first one on line 3 and ignores this one")
+    }
+
+    @Test("a unit id repeated with another target is an error and neither unit is used")
+    func conflictingUnits() {
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="m" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
+            <trans-unit id="p/k/header"><source>a</source><target>Erste</target></trans-unit>
+            <trans-unit id="p/k/header"><source>a</source><target>Zweite</target></trans-unit>
+            <trans-unit id="p/k/header"><source>a</source><target>Erste</target></trans-unit>
+            </body></file></xliff>
+            """)
+        #expect(file.units.count == 1)
+        #expect(file.units.first?.isAmbiguous == true)
+        #expect(diagnostics.map(\.code) == ["XLF013", "XLF009"])
+        #expect(diagnostics.first?.severity == .error)
+        #expect(diagnostics.first?.location.line == 4)
+        #expect(diagnostics.first?.message
+            == "unit id 'p/k/header' appears again with a different target than the one on line 3; neither is used")
+    }
+
+    @Test("2.0: repeated names are reported as names; names that repeat give way to unique ids")
+    func repeatedNames20() throws {
+        // Symfony's XLIFF 2.0 dumper names each unit after its message key and writes no state.
+        let (symfonyFile, symfonyDiagnostics) = Support.read("""
+            <?xml version="1.0" encoding="utf-8"?>
+            <xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en-US" trgLang="de-DE">
+              <file id="messages.de-DE">
+                <unit id="a1" name="p/k/header"><segment><source>a</source><target>Erste</target></segment></unit>
+                <unit id="p:k:body" name="p/k/header"><segment><source>b</source><target>Zweite</target></segment></unit>
+              </file>
+            </xliff>
+            """)
+        #expect(symfonyDiagnostics.isEmpty)
+        #expect(symfonyFile.units.map(\.id.value) == ["a1", "p/k/body"])
+        #expect(symfonyFile.units.map(\.state) == [.translated, .translated])
+
+        let (namedFile, namedDiagnostics) = Support.read("""
+            <xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en-US" trgLang="de-DE"><file id="f">
+            <unit name="p/k/header"><segment><source>a</source><target>Erste</target></segment></unit>
+            <unit name="p/k/header"><segment><source>a</source><target>Zweite</target></segment></unit>
+            </file></xliff>
+            """)
+        #expect(namedDiagnostics.map(\.code) == ["XLF013"])
+        #expect(namedDiagnostics.first?.message.hasPrefix("unit name 'p/k/header' appears again") == true)
+        #expect(namedFile.units.map(\.isAmbiguous) == [true])
+    }
+
+    @Test("several <file> elements must agree on the target language")
+    func conflictingTargetLanguages() {
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="a" source-language="en-US" target-language="pt-BR" datatype="plaintext"><body>
+            <trans-unit id="p/k/header"><source>a</source><target>A</target></trans-unit></body></file>
+            <file original="b" source-language="en-US" target-language="pt_br" datatype="plaintext"><body>
+            <trans-unit id="p/k/body"><source>b</source><target>B</target></trans-unit></body></file>
+            <file original="c" source-language="en-US" target-language="fr-FR" datatype="plaintext"><body>
+            <trans-unit id="p/k/image.alt"><source>c</source><target>C</target></trans-unit></body></file>
+            <file original="d" source-language="en-US" datatype="plaintext"><body>
+            <trans-unit id="p/k/bullets.1.text"><source>d</source><target>D</target></trans-unit></body></file>
+            </xliff>
+            """)
+        #expect(file.isReadable)
+        #expect(file.targetLanguage?.value == "pt-BR")
+        #expect(file.units.map(\.id.value) == ["p/k/header", "p/k/body", "p/k/bullets.1.text"])
+        #expect(diagnostics.map(\.code) == ["XLF010"])
+        #expect(diagnostics.first?.location.line == 6)
+        #expect(diagnostics.first?.message
+            == "this <file> has target-language 'fr-FR' but an earlier one has 'pt-BR'; its units are ignored")
+    }
+
+    @Test("a file without target language is reported", arguments: [
+        """
+        <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+        <file original="a" source-language="en-US" datatype="plaintext"><body/></file></xliff>
+        """,
+        """
+        <xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en-US">
+        <file id="f"><unit id="u"><segment><source>a</source></segment></unit></file></xliff>
+        """,
+    ])
+    func missingTargetLanguage(text: String) {
+        let (file, diagnostics) = Support.read(text)
+        #expect(file.isReadable)
+        #expect(file.targetLanguage == nil)
+        #expect(diagnostics.map(\.code) == ["XLF011"])
+        #expect(diagnostics.first?.location.line == (text.contains("2.0") ? 1 : 2))
+    }
+
+    @Test("units without id or source are ignored with a warning")
+    func incompleteUnits() {
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="a" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
+            <trans-unit resname="x"><source>a</source><target>A</target></trans-unit>
+            <trans-unit id="p/k/header"><target>A</target></trans-unit>
+            <trans-unit id="p/k/body"><source>b</source></trans-unit>
+            </body></file></xliff>
+            """)
+        #expect(file.units.map(\.id.value) == ["p/k/body"])
+        #expect(diagnostics.map(\.code) == ["XLF012", "XLF012"])
+        #expect(diagnostics.map(\.severity) == [.warning, .warning])
+        #expect(diagnostics.map(\.message) == [
+            "<trans-unit> has no id and is ignored", "unit 'p/k/header' has no source text and is ignored",
+        ])
+    }
+
+    // MARK: - Positions in big files
+
+    @Test("line numbers stay exact past line 65,535 (libxml2 2.9 caps its own)")
+    func bigLineNumbers() {
+        let padding = String(repeating: "\n", count: 70_000)
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="a" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>\(padding)
+              <trans-unit id="p/k/header"><source>a</source><target>A</target></trans-unit>
+            </body></file></xliff>
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(file.units.first?.location.line == 70_003)
+        #expect(file.units.first?.location.column == 3)
+        #expect(file.units.first?.target?.location.column == 57)
+    }
+
+    @Test("CR LF and lone CR line breaks count as XML counts them")
+    func lineBreaks() {
+        let (file, _) = Support.read(
+            "<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\">\r\n"
+                + "<file original=\"a\" source-language=\"en\" target-language=\"de\" datatype=\"plaintext\"><body>\r"
+                + "<trans-unit id=\"p/k/header\">\r\n  <source>a</source><target>A</target></trans-unit></body></file></xliff>")
+        #expect(file.units.first?.location.line == 3)
+        #expect(file.units.first?.source.location.line == 4)
+        #expect(file.units.first?.source.location.column == 11)
+    }
+
+    @Test("what straddles a boundary between the pieces libxml2 is fed keeps its text and exact position")
+    func chunkBoundaries() throws {
+        // Each unit is placed so that one chunk boundary falls inside it at a chosen byte: in
+        // a CR LF, the id value, a three-byte character, an entity reference, an end tag.
+        struct Placed {
+            var unit: [UInt8]
+            var split: Int
+            var id: String
+            var target: String
+        }
+        let units: [Placed] = (0..<10).map { index in
+            let id = "com.example.p/key-\(index)/header"
+            let tail = ["\r\n", "", "", "", ""][index % 5]
+            let target = "Bleib dabei — für immer & ewig \(index)"
+            let written = target.replacingOccurrences(of: "&", with: "&amp;")
+            let unit = Array("  <trans-unit id=\"\(id)\"><source>Stay</source><target>\(written)</target></trans-unit>\(tail)\n".utf8)
+            let marker: [UInt8] = switch index % 5 {
+            case 0: Array("\r\n".utf8)
+            case 1: Array("key-".utf8)
+            case 2: Array("—".utf8)
+            case 3: Array("&amp;".utf8)
+            default: Array("</target>".utf8)
+            }
+            let start = try! #require(unit.firstRange(of: marker)).lowerBound
+            return Placed(unit: unit, split: start + 1, id: id, target: target)
+        }
+        let chunkSize = 4096
+        var bytes = Array("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file original="a" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
+
+            """.utf8)
+        var unitStarts: [Int] = []
+        for (index, placed) in units.enumerated() {
+            // The reader hands libxml2 four bytes first, then pieces of `chunkSize`.
+            let boundary = 4 + (index + 1) * chunkSize
+            let padding = boundary - placed.split - bytes.count
+            try #require(padding >= 0)
+            bytes += Array(repeating: UInt8(ascii: " "), count: padding)
+            unitStarts.append(bytes.count)
+            bytes += placed.unit
+        }
+        bytes += Array("</body></file></xliff>\n".utf8)
+
+        /// Line and column (in scalars) of byte `offset`, counting CR LF as one line break.
+        func position(_ offset: Int) -> (line: Int, column: Int) {
+            let before = String(decoding: bytes[..<offset], as: UTF8.self)
+            let lines = before.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+            return (lines.count, lines.last!.unicodeScalars.count + 1)
+        }
+        let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: "translations/de-DE.xlf", chunkSize: chunkSize)
+        #expect(diagnostics.isEmpty)
+        try #require(file.units.count == units.count)
+        for (index, (unit, placed)) in zip(file.units, units).enumerated() {
+            let start = unitStarts[index] + 2
+            let idStart = start + "<trans-unit id=\"".utf8.count
+            let targetStart = start + placed.unit.firstRange(of: Array("<target>".utf8))!.upperBound - 2
+            #expect(unit.id.value == placed.id)
+            #expect(unit.target?.value == placed.target)
+            #expect((unit.location.line, unit.location.column) == position(start), "unit \(index)")
+            #expect((unit.id.location.line, unit.id.location.column) == position(idStart), "unit \(index)")
+            #expect((unit.target?.location.line, unit.target?.location.column) == position(targetStart), "unit \(index)")
+        }
+    }
+
+    @Test("every fixture reads the same whatever the size of the pieces libxml2 is fed")
+    func chunkSizeMakesNoDifference() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Support.fixturesDirectory.path).sorted()
+            .filter { $0.hasSuffix(".xlf") || $0.hasSuffix(".xliff") || $0.hasSuffix(".xml") }
+        #expect(names.count >= 20)
+        for name in names {
+            let bytes = try Support.fixtureBytes(name)
+            let whole = XLIFFReader.read(bytes: bytes, path: "translations/\(name)")
+            for chunkSize in [1, 7, 4096] {
+                let pieces = XLIFFReader.read(bytes: bytes, path: "translations/\(name)", chunkSize: chunkSize)
+                #expect(pieces.0 == whole.0, "\(name), \(chunkSize)-byte pieces")
+                #expect(pieces.1 == whole.1, "\(name), \(chunkSize)-byte pieces: \(pieces.1.map(\.message)) vs \(whole.1.map(\.message))")
+            }
+        }
+    }
+
+    @Test("reading is safe from several threads at once")
+    func concurrentReads() async throws {
+        let bytes = try Support.fixtureBytes("v12-states.xlf")
+        let expected = XLIFFReader.read(bytes: bytes, path: "t.xlf").0
+        try await withThrowingTaskGroup(of: TranslationFile.self) { group in
+            for _ in 0..<8 {
+                group.addTask { XLIFFReader.read(bytes: bytes, path: "t.xlf").0 }
+            }
+            for try await file in group {
+                #expect(file == expected)
+            }
+        }
+    }
+
+    // MARK: - Columns inside a text
+
+    /// The 1-based column where `needle` starts in `line`, a line of a test document.
+    func column(of needle: String, in line: String) throws -> Int {
+        let range = try #require(line.range(of: needle))
+        return line.unicodeScalars.distance(from: line.unicodeScalars.startIndex, to: range.lowerBound) + 1
+    }
+
+    @Test("a 1.2 target with references, inline elements and CDATA knows where each character is written")
+    func mappedColumns12() throws {
+        let line = #"<trans-unit id="p/k/header"><source>Stay</source><target>Ünd &amp; Deine&#x200B;x <g id="1">fett</g><x id="2"/><ph id="3">{0}</ph> <![CDATA[<&>]]>!</target></trans-unit>"#
+        let (file, _) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+            <file source-language="en-US" target-language="de-DE"><body>
+            \(line)
+            </body></file></xliff>
+            """)
+        let target = try #require(file.unit("p/k/header")?.target)
+        #expect(target.value == "Ünd & Deine\u{200B}x fett <&>!")
+        guard case .mapped = target.style else {
+            Issue.record("target is \(target.style), not mapped")
+            return
+        }
+        let expected: [(offset: Int, column: Int)] = [
+            (0, try column(of: "Ünd", in: line)),
+            (4, try column(of: "&amp;", in: line)),
+            (5, try column(of: "&amp;", in: line) + 5),
+            (11, try column(of: "&#x200B;", in: line)),
+            (12, try column(of: "&#x200B;", in: line) + 8),
+            (14, try column(of: "fett", in: line)),
+            (18, try column(of: "</ph> ", in: line) + 5),
+            (19, try column(of: "<&>", in: line)),
+            (22, try column(of: "]]>!", in: line) + 3),
+            (23, try column(of: "</target>", in: line)),
+        ]
+        for (offset, column) in expected {
+            #expect(target.location(atScalarOffset: offset).line == 3)
+            #expect(target.location(atScalarOffset: offset).column == column, "scalar \(offset)")
+        }
+        let reference = target.location(atScalarOffset: 11)
+        #expect(reference.endColumn == (try column(of: "&#x200B;", in: line)) + 8)
+        #expect(target.location(atScalarOffset: 20, length: 3).endColumn == (try column(of: "</target>", in: line)))
+        // Offsets past the end are at the end.
+        #expect(target.location(atScalarOffset: 99).column == (try column(of: "</target>", in: line)))
+    }
+
+    @Test("a 2.0 <cp/> is where its element is written, and a comment or processing instruction adds nothing")
+    func mappedColumns20() throws {
+        let line = #"<unit id="u1" name="p/k/header"><segment state="translated"><source>Esc</source><target>Éch<cp hex="1B"/>ap<!-- c --><?pi x?> &lt; e</target></segment></unit>"#
+        let (file, diagnostics) = Support.read("""
+            <xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en-US" trgLang="de-DE"><file id="f">
+            \(line)
+            </file></xliff>
+            """)
+        #expect(diagnostics.isEmpty)
+        let target = try #require(file.unit("p/k/header")?.target)
+        #expect(target.value == "Éch\u{1B}ap < e")
+        #expect(target.location(atScalarOffset: 3).column == (try column(of: "<cp", in: line)))
+        #expect(target.location(atScalarOffset: 3).endColumn == (try column(of: "ap<!--", in: line)))
+        #expect(target.location(atScalarOffset: 4).column == (try column(of: "ap<!--", in: line)))
+        #expect(target.location(atScalarOffset: 6).column == (try column(of: " &lt;", in: line)))
+        #expect(target.location(atScalarOffset: 7).column == (try column(of: "&lt;", in: line)))
+        #expect(target.location(atScalarOffset: 9).column == (try column(of: "e</target>", in: line)))
+    }
+
+    @Test("a text over several lines, or split over segments, is located by its start only")
+    func unmappedTexts() {
+        let (file, _) = Support.read("""
+            <xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en-US" trgLang="de-DE"><file id="f">
+            <unit id="a"><segment><source>One &amp;
+            two</source><target>Eins &amp; zwei</target></segment></unit>
+            <unit id="b"><segment><source>A.</source><target>&lt;A.</target></segment><segment><source>B.</source><target>B.</target></segment></unit>
+            </file></xliff>
+            """)
+        #expect(file.unit("a")?.source.style == .opaque)
+        #expect(file.unit("a")?.target?.location(atScalarOffset: 7).column == 32)
+        #expect(file.unit("b")?.target?.style == .opaque)
+        #expect(file.unit("b")?.source.style == .opaque)
+    }
+}
