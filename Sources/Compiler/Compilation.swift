@@ -11,6 +11,8 @@ public struct Compilation: Sendable {
     public var localization: Localization
     /// Parser and rule findings together, sorted for output.
     public var diagnostics: [Diagnostic]
+    /// msgc.yaml's `rules:`, for findings made after compiling (a build's): `settle` applies them.
+    public var settings = RuleSettings([], codes: [])
 
     public init(catalog: Catalog, localization: Localization, diagnostics: [Diagnostic]) {
         self.catalog = catalog
@@ -31,9 +33,19 @@ public struct Compilation: Sendable {
         }
         let context = catalog.config.map { LintContext(catalog: catalog, config: $0, localization: localization) }
         let findings = context.map(Linter.lint(context:)) ?? []
-        return Compilation(
+        let settings = RuleSettings(catalog.config?.ruleSettings ?? [], codes: Codes.all)
+        var compilation = Compilation(
             catalog: catalog, localization: localization,
-            diagnostics: (parseDiagnostics + findings.map(forecastingPseudoLocale)).sortedForOutput())
+            diagnostics: (settings.apply(to: parseDiagnostics + findings.map(forecastingPseudoLocale)) + settings.diagnostics)
+                .sortedForOutput())
+        compilation.settings = settings
+        return compilation
+    }
+
+    /// Findings made after compiling (a build's) with msgc.yaml's `rules:` applied, as the
+    /// compilation's own findings are.
+    public func settle(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        settings.apply(to: diagnostics)
     }
 
     /// A parser finding in an XLIFF file names the file's target language as written; where

@@ -14,14 +14,22 @@ public struct RuleInfo: Hashable, Sendable {
     public var rationale: String
     /// Examples that must not and must trigger the rule; they are also its tests.
     public var examples: [RuleExample]
+    /// Whether `rules:` in msgc.yaml may turn the code off or make it a warning. Every warning
+    /// may be turned off or raised; an error only where it is msgc's judgement rather than
+    /// something Apple refuses or msgc cannot read past.
+    public var mayBeLowered: Bool
 
-    public init(code: String, name: String, severity: Severity, summary: String, rationale: String, examples: [RuleExample] = []) {
+    public init(
+        code: String, name: String, severity: Severity, summary: String, rationale: String, examples: [RuleExample] = [],
+        mayBeLowered: Bool? = nil
+    ) {
         self.code = code
         self.name = name
         self.severity = severity
         self.summary = summary
         self.rationale = rationale
         self.examples = examples
+        self.mayBeLowered = mayBeLowered ?? (severity != .error)
     }
 }
 

@@ -81,6 +81,9 @@ public struct ProjectConfig: Hashable, Sendable {
     public var minimumState: TranslationState
     public var lengthMeasure: LengthMeasure
     public var products: [ProductConfig]
+    /// `rules:`: a code (or a rule's name) turned off or given another severity, in the order
+    /// written. Checked and applied by the compiler, which knows every code.
+    public var ruleSettings: [RuleSetting] = []
 
     public init(
         bundleId: Located<String>, sourceLocale: Located<String>, locales: [Located<String>],
@@ -132,5 +135,21 @@ public struct ProductLocales: Sendable {
             if seen.insert(locale).inserted { ordered.append(locale) }
         }
         return ordered
+    }
+}
+
+/// One entry of msgc.yaml's `rules:`, as written: `LEN002: off`, `TXT011: error`.
+public struct RuleSetting: Hashable, Sendable {
+    public enum Level: String, Hashable, Sendable, CaseIterable {
+        case off, warning, error
+    }
+
+    /// The code or rule name as written.
+    public var code: Located<String>
+    public var level: Located<Level>
+
+    public init(code: Located<String>, level: Located<Level>) {
+        self.code = code
+        self.level = level
     }
 }

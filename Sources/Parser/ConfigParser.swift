@@ -6,7 +6,7 @@ internal import Yams
 /// Reads `msgc.yaml` into a `ProjectConfig`.
 public enum ConfigParser {
     static let knownKeys = [
-        "bundleId", "sourceLocale", "locales", "extraLocales", "namespace", "minimumState", "lengthMeasure", "products",
+        "bundleId", "sourceLocale", "locales", "extraLocales", "namespace", "minimumState", "lengthMeasure", "products", "rules",
     ]
     static let productKeys = ["id", "locales"]
     /// The keys nothing can stand in for, in the order `msgc init` writes them.
@@ -54,6 +54,7 @@ public enum ConfigParser {
                 if let id { products.append(ProductConfig(id: id, locales: productLocales)) }
             }
         }
+        let ruleSettings = reader.ruleSettings("rules")
         reader.finish(known: knownKeys)
         diagnostics += reader.diagnostics
 
@@ -91,10 +92,11 @@ public enum ConfigParser {
         }
 
         guard let bundleId, let sourceLocale, let namespace else { return (nil, document.source, diagnostics) }
-        let config = ProjectConfig(
+        var config = ProjectConfig(
             bundleId: bundleId, sourceLocale: sourceLocale, locales: locales, extraLocales: extraLocales,
             namespace: namespace, minimumState: minimumState?.value.state ?? .translated,
             lengthMeasure: lengthMeasure?.value ?? .utf16, products: products)
+        config.ruleSettings = ruleSettings
         return (config, document.source, diagnostics)
     }
 

@@ -358,6 +358,36 @@ struct MappingReader {
         return result
     }
 
+    /// `rules:`, a mapping of codes to `off`, `warning` or `error`. Whether each code exists
+    /// is for the compiler to say, which knows them all.
+    mutating func ruleSettings(_ key: String) -> [RuleSetting] {
+        guard let node = value(key) else { return [] }
+        guard case .mapping(let mapping) = node else {
+            diagnostics.append(ParserDiagnostics.wrongType.diagnose(
+                "'\(key)' must be a mapping of codes to off, warning or error, not \(node.kindDescription)",
+                at: document.location(of: node)))
+            return []
+        }
+        var settings: [RuleSetting] = []
+        for (keyNode, valueNode) in mapping {
+            guard let codeScalar = keyNode.scalar else {
+                diagnostics.append(ParserDiagnostics.wrongType.diagnose(
+                    "keys of '\(key)' must be codes such as LEN002", at: document.location(of: keyNode)))
+                continue
+            }
+            let allowed = RuleSetting.Level.allCases.map(\.rawValue)
+            guard let valueScalar = valueNode.scalar, let level = RuleSetting.Level(rawValue: valueScalar.string) else {
+                let written = document.located(valueNode.scalar ?? codeScalar)
+                diagnostics.append(ParserDiagnostics.valueNotAllowed.diagnose(
+                    "'\(codeScalar.string)' in '\(key)' must be one of \(allowed.joined(separator: ", "))",
+                    at: valueNode.scalar == nil ? document.location(of: valueNode) : written.valueSpan))
+                continue
+            }
+            settings.append(RuleSetting(code: document.located(codeScalar), level: document.located(valueScalar).map { _ in level }))
+        }
+        return settings
+    }
+
     mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
 
     private mutating func reportMissing(_ key: String, at location: SourceLocation? = nil, hasKey: Bool = false) {

@@ -32,12 +32,13 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
         let readsTranslations = tree.files.keys.contains { $0.hasPrefix("translations/") }
         let root = try tree.write()
         defer { try? FileManager.default.removeItem(at: root) }
-        let (catalog, parseDiagnostics) = ContentTree(root: root).load()
-        let localization = Localizer.localize(catalog)
-        let diagnostics = (parseDiagnostics + Linter.lint(catalog, localization: localization)).sortedForOutput()
+        // Every code's examples go through the compiler as `msgc lint` does: parsing, the
+        // rules, and msgc.yaml's rule settings.
+        let compilation = Compilation.compile(root: root)
+        let diagnostics = compilation.diagnostics
 
         if readsTranslations {
-            #expect(!catalog.translationFiles.isEmpty, "the example's XLIFF files were not loaded")
+            #expect(!compilation.catalog.translationFiles.isEmpty, "the example's XLIFF files were not loaded")
         }
         Self.check(diagnostics, against: tree.expected, testCase: testCase)
     }
@@ -75,8 +76,7 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
     static func diagnostics(for tree: ExampleTree) throws -> [Diagnostic] {
         let root = try tree.write()
         defer { try? FileManager.default.removeItem(at: root) }
-        let (catalog, parseDiagnostics) = ContentTree(root: root).load()
-        return (parseDiagnostics + Linter.lint(catalog, localization: Localizer.localize(catalog))).sortedForOutput()
+        return Compilation.compile(root: root).diagnostics
     }
 
     static func describe(_ diagnostics: [Diagnostic]) -> String {

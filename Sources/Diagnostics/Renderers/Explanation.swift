@@ -30,6 +30,13 @@ public enum Explanation {
             output += "\nDoes not trigger it:\n"
             for example in valid { output += show(example) }
         }
+        output += "\nSettings:\n"
+        if info.mayBeLowered {
+            let other = info.severity == .error ? "warning" : "error"
+            output += wrap("May be turned off or changed in msgc.yaml: `rules: {\(info.code): off}` or `{\(info.code): \(other)}`.") + "\n"
+        } else {
+            output += wrap("Cannot be turned off or lowered in msgc.yaml: it finds what Apple refuses or what msgc cannot read past.") + "\n"
+        }
         return output
     }
 

@@ -75,7 +75,7 @@ extension Msgc {
             // With a state file, the caps count what Apple will hold: the bundle plus what it no longer uses.
             let caps = appleState == nil ? [] : TooManyUploads.capDiagnostics(
                 messages: bundle.messagesHeldAfterApply, images: bundle.imagesHeldAfterApply)
-            let diagnostics = report((compilation.diagnostics + bundle.diagnostics + caps).sortedForOutput(), compilation)
+            let diagnostics = report((compilation.diagnostics + compilation.settle(bundle.diagnostics + caps)).sortedForOutput(), compilation)
             if !caps.isEmpty {
                 note("build stopped: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
                 throw ExitStatus.diagnostics.exitCode

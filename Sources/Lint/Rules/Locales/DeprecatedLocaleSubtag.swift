@@ -12,7 +12,8 @@ struct DeprecatedLocaleSubtag: LintRule {
         examples: [
             .validFile("msgc.yaml", ExampleFiles.config(locales: "[en-US, he]")),
             .invalidFile("msgc.yaml", ExampleFiles.config(locales: "[en-US, ⟦iw⟧]")),
-        ])
+        ],
+        mayBeLowered: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
         context.localeDiagnostics(self, kinds: [.deprecatedSubtag])

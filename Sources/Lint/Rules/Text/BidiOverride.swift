@@ -15,7 +15,8 @@ struct BidiOverride: LintRule {
         examples: [
             .valid("header: Stay with Premium"),
             .invalid("header: Stay with ⟦\u{202E}⟧Premium"),
-        ])
+        ],
+        mayBeLowered: true)
 
     /// U+202A–U+202E: LRE, RLE, PDF, LRO and RLO.
     static func isFlagged(_ scalar: Unicode.Scalar) -> Bool { (0x202A...0x202E).contains(scalar.value) }

@@ -10,7 +10,8 @@ struct LineSeparator: LintRule {
         examples: [
             .valid("body: Keep reading without limits."),
             .invalid("body: \"Keep reading.⟦\\u2028⟧Without limits.\""),
-        ])
+        ],
+        mayBeLowered: true)
 
     static func isFlagged(_ scalar: Unicode.Scalar) -> Bool { scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x85 }
 
