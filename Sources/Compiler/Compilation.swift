@@ -12,12 +12,15 @@ public struct Compilation: Sendable {
     /// Parser and rule findings together, sorted for output.
     public var diagnostics: [Diagnostic]
     /// msgc.yaml's `rules:`, for findings made after compiling (a build's): `settle` applies them.
-    public var settings = RuleSettings([], codes: [])
+    public var settings: RuleSettings
 
-    public init(catalog: Catalog, localization: Localization, diagnostics: [Diagnostic]) {
+    public init(
+        catalog: Catalog, localization: Localization, diagnostics: [Diagnostic], settings: RuleSettings = RuleSettings([], codes: [])
+    ) {
         self.catalog = catalog
         self.localization = localization
         self.diagnostics = diagnostics
+        self.settings = settings
     }
 
     /// Reads and checks the content tree at `root`.
@@ -34,12 +37,11 @@ public struct Compilation: Sendable {
         let context = catalog.config.map { LintContext(catalog: catalog, config: $0, localization: localization) }
         let findings = context.map(Linter.lint(context:)) ?? []
         let settings = RuleSettings(catalog.config?.ruleSettings ?? [], codes: Codes.all)
-        var compilation = Compilation(
+        return Compilation(
             catalog: catalog, localization: localization,
             diagnostics: (settings.apply(to: parseDiagnostics + findings.map(forecastingPseudoLocale)) + settings.diagnostics)
-                .sortedForOutput())
-        compilation.settings = settings
-        return compilation
+                .sortedForOutput(),
+            settings: settings)
     }
 
     /// Findings made after compiling (a build's) with msgc.yaml's `rules:` applied, as the

@@ -52,13 +52,12 @@ public struct RuleSettings: Sendable {
 
     private static func unknown(_ code: Located<String>, codes: [RuleInfo]) -> Diagnostic {
         let written = code.value
-        let nearest = codes.min {
-            min(editDistance($0.code, written.uppercased()), editDistance($0.name, written))
-                < min(editDistance($1.code, written.uppercased()), editDistance($1.name, written))
-        }
+        let nearest = codes.map { info in
+            (info: info, distance: min(editDistance(info.code, written.uppercased()), editDistance(info.name, written)))
+        }.min { $0.distance < $1.distance }
         var fixIts: [FixIt] = []
         var notes = [Note("`msgc explain` lists every code")]
-        if let nearest, min(editDistance(nearest.code, written.uppercased()), editDistance(nearest.name, written)) <= 2 {
+        if let (nearest, distance) = nearest, distance <= 2 {
             let replacement = written.uppercased() == written ? nearest.code : nearest.name
             let span = code.valueSpan
             fixIts.append(FixIt(

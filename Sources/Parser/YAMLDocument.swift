@@ -368,6 +368,7 @@ struct MappingReader {
                 at: document.location(of: node)))
             return []
         }
+        let allowed = RuleSetting.Level.allCases.map(\.rawValue).joined(separator: ", ")
         var settings: [RuleSetting] = []
         for (keyNode, valueNode) in mapping {
             guard let codeScalar = keyNode.scalar else {
@@ -375,12 +376,10 @@ struct MappingReader {
                     "keys of '\(key)' must be codes such as LEN002", at: document.location(of: keyNode)))
                 continue
             }
-            let allowed = RuleSetting.Level.allCases.map(\.rawValue)
             guard let valueScalar = valueNode.scalar, let level = RuleSetting.Level(rawValue: valueScalar.string) else {
-                let written = document.located(valueNode.scalar ?? codeScalar)
                 diagnostics.append(ParserDiagnostics.valueNotAllowed.diagnose(
-                    "'\(codeScalar.string)' in '\(key)' must be one of \(allowed.joined(separator: ", "))",
-                    at: valueNode.scalar == nil ? document.location(of: valueNode) : written.valueSpan))
+                    "'\(codeScalar.string)' in '\(key)' must be one of \(allowed)",
+                    at: valueNode.scalar.map { document.located($0).valueSpan } ?? document.location(of: valueNode)))
                 continue
             }
             settings.append(RuleSetting(code: document.located(codeScalar), level: document.located(valueScalar).map { _ in level }))
