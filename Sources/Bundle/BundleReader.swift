@@ -67,81 +67,12 @@ public enum BundleReader {
 
     // MARK: - manifest.json
 
-    public static func parseManifest(_ bytes: [UInt8], path: String) throws(Failure) -> BundleManifest {
-        let root: JSONDocument.Node
+    public static func parseManifest(_ bytes: [UInt8], path: String) throws(Failure) -> Manifest {
         do {
-            root = try JSONDocument.parse(bytes)
+            return try Manifest.decode(bytes, path: path)
         } catch {
-            throw Failure("\(path):\(error.line):\(error.column): not valid JSON: \(error.message)")
+            throw Failure(error.description)
         }
-        func fail(_ node: JSONDocument.Node, _ message: String) -> Failure {
-            Failure("\(path):\(node.line):\(node.column): \(message)")
-        }
-        guard case .object = root.value else { throw fail(root, "a manifest is a JSON object, not \(root.kindName)") }
-        guard case .string("msgc-bundle") = root.member("format")?.value else {
-            throw Failure("'\(path)' is not the manifest of an msgc bundle: its \"format\" is not \"msgc-bundle\"")
-        }
-        guard let versionNode = root.member("formatVersion"), case .number(let versionText) = versionNode.value,
-              let version = Int(versionText) else {
-            throw fail(root, "\"formatVersion\" must be a number")
-        }
-        guard version == 1 else {
-            throw fail(versionNode, "format version \(version) is not one this msgc reads (it reads version 1); use the msgc that wrote it")
-        }
-        func string(_ key: String, in node: JSONDocument.Node, required: Bool = true) throws(Failure) -> String? {
-            guard let member = node.member(key) else {
-                if required { throw fail(node, "missing \"\(key)\"") }
-                return nil
-            }
-            switch member.value {
-            case .string(let text): return text
-            case .null where !required: return nil
-            default: throw fail(member, "\"\(key)\" must be a string, not \(member.kindName)")
-            }
-        }
-        let bundleId = try string("bundleId", in: root)!
-        let environment = try string("environment", in: root)!
-        let release = try string("release", in: root, required: false)
-        let digest = try string("digest", in: root)!
-
-        var entries: [BundleEntry] = []
-        for section in BundleEntry.Section.allCases {
-            guard let list = root.member(section.rawValue) else {
-                if section == .operations { throw fail(root, "missing \"operations\"") }
-                continue
-            }
-            guard case .array(let items) = list.value else { throw fail(list, "\"\(section.rawValue)\" must be an array, not \(list.kindName)") }
-            for item in items {
-                guard case .object = item.value else { throw fail(item, "an entry of \"\(section.rawValue)\" must be an object, not \(item.kindName)") }
-                guard let opText = try string("op", in: item), let operation = BundleEntry.Operation(rawValue: opText) else {
-                    throw fail(item, "unknown \"op\"; msgc writes uploadImage, uploadMessage and configureDefault")
-                }
-                let file = try string("file", in: item)!
-                guard isSafeRelativePath(file) else { throw fail(item.member("file")!, "\"file\" must be a path inside the bundle, not '\(file)'") }
-                let sha256 = try string("sha256", in: item)!
-                guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-                    throw fail(item.member("sha256")!, "\"sha256\" must be 64 lower-case hexadecimal digits")
-                }
-                var entry = BundleEntry(operation: operation, section: section, identifier: nil, file: file, sha256: sha256)
-                entry.source = try string("source", in: item, required: false)
-                switch operation {
-                case .uploadImage:
-                    entry.identifier = try string("identifier", in: item)!.lowercased()
-                    guard let query = item.member("query"), case .string(let size) = query.member("imageSize")?.value else {
-                        throw fail(item, "an uploadImage entry needs \"query\": {\"imageSize\": …}")
-                    }
-                    entry.imageSize = size
-                    if entry.source == nil { throw fail(item, "missing \"source\"") }
-                case .uploadMessage, .configureDefault:
-                    if operation == .uploadMessage { entry.identifier = try string("identifier", in: item)!.lowercased() }
-                    entry.product = try string("product", in: item)
-                    entry.locale = try string("locale", in: item)
-                    entry.key = try string("key", in: item)
-                }
-                entries.append(entry)
-            }
-        }
-        return BundleManifest(formatVersion: version, bundleId: bundleId, environment: environment, release: release, digest: digest, entries: entries)
     }
 
     // MARK: - Files

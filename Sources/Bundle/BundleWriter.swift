@@ -75,7 +75,7 @@ public enum BundleWriter {
         guard stat(manifest, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size < 64 << 20,
               let data = FileManager.default.contents(atPath: manifest),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
-        return object["format"] as? String == BundleBuilder.formatName
+        return object["format"] as? String == Manifest.format
     }
 
     private static func writeFiles(_ bundle: UploadBundle, into folder: String) throws(Failure) {

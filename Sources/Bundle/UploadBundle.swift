@@ -21,7 +21,7 @@ public enum ImageSize: String, Sendable, Comparable {
 public struct UploadBundle: Sendable {
     /// Files other than `manifest.json`, by path.
     public var files: [String: [UInt8]]
-    public var manifest: JSONValue
+    public var manifest: Manifest
     /// What the bundle holds, for the summary msgc prints: uploads and configurations in
     /// `operations`, whether or not Apple already holds them.
     public var imageCount: Int
@@ -41,15 +41,12 @@ public struct UploadBundle: Sendable {
     public var diagnostics: [Diagnostic] = []
 
     /// The manifest's `digest`: `sha256:` and the hash of the bundle's file list.
-    public var digest: String? {
-        guard case .object(let manifest) = manifest, case .string(let digest) = manifest["digest"] else { return nil }
-        return digest
-    }
+    public var digest: String { manifest.digest }
 
     /// Every file including `manifest.json`, sorted by path.
     public var allFiles: [(path: String, bytes: [UInt8])] {
         var result = files.map { (path: $0.key, bytes: $0.value) }
-        result.append((path: "manifest.json", bytes: manifest.canonicalBytes))
+        result.append((path: "manifest.json", bytes: manifest.json.canonicalBytes))
         return result.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     }
 }
@@ -62,9 +59,6 @@ public struct UploadBundle: Sendable {
 /// under `unreferenced`, and in production every default configuration whose message or
 /// images are not APPROVED moves to `deferred` with the reason.
 public enum BundleBuilder {
-    public static let formatName = "msgc-bundle"
-    public static let formatVersion = 1
-
     public struct Input: Sendable {
         public var config: ProjectConfig
         /// The localized messages that ship: rules already passed.
@@ -116,26 +110,19 @@ public enum BundleBuilder {
         }
 
         var diagnostics: [Diagnostic] = []
-        var operations: [JSONValue] = []
-        var present: [JSONValue] = []
-        var deferred: [JSONValue] = []
+        var operations: [Manifest.Entry] = []
+        var present: [Manifest.Entry] = []
+        var deferred: [Manifest.Entry] = []
 
         for upload in imageUploads.values.sorted(by: { ($0.path, $0.size, $0.identifier) < ($1.path, $1.size, $1.identifier) }) {
             let file = "images/\(upload.identifier).png"
             files[file] = input.images[upload.path]
-            var entry: [String: JSONValue] = [
-                "op": "uploadImage",
-                "method": "PUT",
-                "path": .string("/inApps/v1/messaging/image/\(upload.identifier)"),
-                "query": ["imageSize": .string(upload.size.rawValue)],
-                "identifier": .string(upload.identifier),
-                "file": .string(file),
-                "sha256": .string(upload.sha256),
-                "source": .string(upload.path),
-            ]
+            var entry = Manifest.Entry(
+                operation: .uploadImage, identifier: upload.identifier, file: file, sha256: upload.sha256, imageSize: upload.size,
+                source: upload.path)
             if let held = state?.image(upload.identifier) {
-                entry["state"] = .string(held.state.rawValue)
-                present.append(.object(entry))
+                entry.state = held.state.rawValue
+                present.append(entry)
                 if held.state == .rejected, let user = firstUser[upload.identifier] {
                     diagnostics.append(StateDiagnostics.rejectedAtApple.diagnose(
                         "Apple has rejected image '\(upload.path)' (\(upload.size.rawValue), \(upload.identifier)), which this bundle still uses",
@@ -143,25 +130,19 @@ public enum BundleBuilder {
                         fixIts: [FixIt("change the image; changed bytes give it a new identifier, which can be uploaded and reviewed again")]))
                 }
             } else {
-                operations.append(.object(entry))
+                operations.append(entry)
             }
         }
 
-        var defaultOperations: [JSONValue] = []
+        var defaultOperations: [Manifest.Entry] = []
         for message in planned {
             let localized = message.localized
             files[message.file] = message.body
-            var entry = origin(of: localized)
-            entry["op"] = "uploadMessage"
-            entry["method"] = "PUT"
-            entry["path"] = .string("/inApps/v1/messaging/message/\(message.identifier)")
-            entry["identifier"] = .string(message.identifier)
-            entry["file"] = .string(message.file)
-            entry["sha256"] = .string(message.bodySHA256)
-            if !message.imageIdentifiers.isEmpty { entry["requires"] = .array(message.imageIdentifiers.map { .string($0) }) }
+            var entry = origin(of: localized, operation: .uploadMessage, identifier: message.identifier, file: message.file, sha256: message.bodySHA256)
+            entry.requires = message.imageIdentifiers
             if let held = state?.message(message.identifier) {
-                entry["state"] = .string(held.state.rawValue)
-                present.append(.object(entry))
+                entry.state = held.state.rawValue
+                present.append(entry)
                 if held.state == .rejected {
                     diagnostics.append(StateDiagnostics.rejectedAtApple.diagnose(
                         "Apple has rejected message '\(localized.message.key.value)' in \(localized.locale) (\(message.identifier)), which this bundle still uses",
@@ -170,75 +151,56 @@ public enum BundleBuilder {
                         subject: localized.subject))
                 }
             } else {
-                operations.append(.object(entry))
+                operations.append(entry)
             }
 
             guard localized.message.isDefaultMessage else { continue }
             let defaultFile = "defaults/\(localized.message.product.value)/\(localized.locale).json"
             let defaultBytes = JSONValue.object(["messageIdentifier": .string(message.identifier)]).canonicalBytes
             files[defaultFile] = defaultBytes
-            var configure = origin(of: localized)
-            configure["op"] = "configureDefault"
-            configure["method"] = "PUT"
-            configure["path"] = .string("/inApps/v1/messaging/default/\(localized.message.product.value)/\(localized.locale)")
-            configure["file"] = .string(defaultFile)
-            configure["sha256"] = .string(Digest.sha256Hex(defaultBytes))
-            configure["requires"] = .array(message.defaultRequirements.map { .string($0) })
+            var configure = origin(of: localized, operation: .configureDefault, identifier: nil, file: defaultFile, sha256: Digest.sha256Hex(defaultBytes))
+            configure.requires = message.defaultRequirements
             if input.environment == .production, let state, let reason = unapproved(message, in: state) {
-                configure["reason"] = .string(reason)
-                deferred.append(.object(configure))
+                configure.reason = reason
+                deferred.append(configure)
                 diagnostics.append(StateDiagnostics.defaultDeferred.diagnose(
                     "the production default configuration of \(localized.message.product.value) in \(localized.locale) is deferred: \(reason)",
                     at: localized.message.location,
                     fixIts: [FixIt("apply this bundle, wait for Apple's review, then fetch the state and build again")],
                     subject: localized.subject))
             } else {
-                defaultOperations.append(.object(configure))
+                defaultOperations.append(configure)
             }
         }
 
-        var manifestObject: [String: JSONValue] = [
-            "format": .string(formatName),
-            "formatVersion": .integer(formatVersion),
-            "generator": ["name": "msgc", "version": .string(input.generatorVersion)],
-            "bundleId": .string(input.config.bundleId.value),
-            "environment": .string(input.environment.rawValue),
-            "release": input.release.map { .string($0) } ?? .null,
-            "digest": .string(digest(of: files)),
-            "operations": .array(operations + defaultOperations),
-        ]
-        var unreferenced: [JSONValue] = []
+        var manifest = Manifest(
+            generatorVersion: input.generatorVersion, bundleId: input.config.bundleId.value, environment: input.environment,
+            release: input.release, digest: digest(of: files), operations: operations + defaultOperations)
         var unreferencedMessages = 0
         var unreferencedImages = 0
         if let state {
+            var unreferenced: [Manifest.Unreferenced] = []
             let usedMessages = Set(planned.map(\.identifier))
             let usedImages = Set(imageUploads.keys)
             for held in state.images where !usedImages.contains(held.identifier) {
                 unreferencedImages += 1
-                unreferenced.append([
-                    "kind": "image", "identifier": .string(held.identifier), "state": .string(held.state.rawValue),
-                    "imageSize": .string(held.imageSize ?? ""),
-                    "path": .string("/inApps/v1/messaging/image/\(held.identifier)"),
-                ])
+                unreferenced.append(.init(kind: .image, identifier: held.identifier, state: held.state.rawValue, imageSize: held.imageSize))
             }
             for held in state.messages where !usedMessages.contains(held.identifier) {
                 unreferencedMessages += 1
-                unreferenced.append([
-                    "kind": "message", "identifier": .string(held.identifier), "state": .string(held.state.rawValue),
-                    "path": .string("/inApps/v1/messaging/message/\(held.identifier)"),
-                ])
+                unreferenced.append(.init(kind: .message, identifier: held.identifier, state: held.state.rawValue))
             }
-            unreferenced.sort { sortKey($0) < sortKey($1) }
-            manifestObject["present"] = .array(present)
-            manifestObject["deferred"] = .array(deferred)
-            manifestObject["unreferenced"] = .array(unreferenced)
+            unreferenced.sort { ($0.identifier + " " + $0.kind.rawValue) < ($1.identifier + " " + $1.kind.rawValue) }
+            manifest.present = present
+            manifest.deferred = deferred
+            manifest.unreferenced = unreferenced
         }
         var bundle = UploadBundle(
-            files: files, manifest: .object(manifestObject), imageCount: imageUploads.count, messageCount: planned.count,
+            files: files, manifest: manifest, imageCount: imageUploads.count, messageCount: planned.count,
             defaultCount: defaultOperations.count + deferred.count)
         bundle.presentCount = present.count
         bundle.deferredCount = deferred.count
-        bundle.unreferencedCount = unreferenced.count
+        bundle.unreferencedCount = unreferencedMessages + unreferencedImages
         bundle.messagesHeldAfterApply = planned.count + unreferencedMessages
         bundle.imagesHeldAfterApply = imageUploads.count + unreferencedImages
         bundle.diagnostics = diagnostics.sortedForOutput()
@@ -262,12 +224,6 @@ public enum BundleBuilder {
         return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }
 
-    private static func sortKey(_ entry: JSONValue) -> String {
-        guard case .object(let object) = entry, case .string(let identifier) = object["identifier"],
-              case .string(let kind) = object["kind"] else { return "" }
-        return identifier + " " + kind
-    }
-
     /// `sha256:` and the SHA-256 of `sha256sum`-style lines for every file, sorted by path.
     public static func digest(of files: [String: [UInt8]]) -> String {
         digest(ofSHA256: files.mapValues { Digest.sha256Hex($0) })
@@ -282,14 +238,12 @@ public enum BundleBuilder {
         return "sha256:" + Digest.sha256Hex(Array(text.utf8))
     }
 
-    private static func origin(of localized: LocalizedMessage) -> [String: JSONValue] {
-        var result: [String: JSONValue] = [
-            "product": .string(localized.message.product.value),
-            "locale": .string(localized.locale),
-            "key": .string(localized.message.key.value),
-            "source": .string(localized.message.location.path),
-        ]
-        if let translation = localized.translationPath { result["translation"] = .string(translation) }
-        return result
+    private static func origin(
+        of localized: LocalizedMessage, operation: Manifest.Entry.Operation, identifier: String?, file: String, sha256: String
+    ) -> Manifest.Entry {
+        Manifest.Entry(
+            operation: operation, identifier: identifier, file: file, sha256: sha256, product: localized.message.product.value,
+            locale: localized.locale, key: localized.message.key.value, source: localized.message.location.path,
+            translation: localized.translationPath)
     }
 }

@@ -95,7 +95,7 @@ struct CommonOptions: ParsableArguments {
         guard !blocking.isEmpty else { return }
         write(blocking, sources: catalog.sourceFiles, to: .standardError)
         Output.error("fix the message sources first; \(nothing)")
-        throw ExitStatus.diagnostics.exitCode
+        throw Outcome.Status.findings.exitCode
     }
 
     /// Fails with exit status 2 when the content folder does not exist.
@@ -140,7 +140,7 @@ func refuseToLoseTranslations(
         why = "holds \(count) translation\(count == 1 ? "" : "s")\(locale) that the new file would not carry over"
     }
     Output.error("'\(out)' \(why); nothing was written. Choose another --out, or move the file away first")
-    throw ExitStatus.failure.exitCode
+    throw Outcome.Status.failure.exitCode
 }
 
 /// Where a command finds its content tree, as git and cargo find theirs: `--content` when
@@ -191,7 +191,7 @@ enum StateOption {
             }
             Output.write(text, to: .standardError)
             Output.error("the state file cannot be used; nothing was written")
-            throw ExitStatus.failure.exitCode
+            throw Outcome.Status.failure.exitCode
         }
         return state
     }
@@ -234,6 +234,6 @@ enum Output {
             let message = Array("msgc: cannot write to \(name): \(String(cString: strerror(code)))\n".utf8)
             _ = message.withUnsafeBufferPointer { Glibc.write(other, $0.baseAddress!, $0.count) }
         }
-        exit(ExitStatus.failure.rawValue)
+        exit(Outcome.Status.failure.rawValue)
     }
 }

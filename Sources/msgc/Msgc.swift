@@ -1,4 +1,5 @@
 import ArgumentParser
+import Compiler
 import Bundle
 import Diagnostics
 import Foundation
@@ -50,19 +51,18 @@ struct Msgc: ParsableCommand {
             let message = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
                 .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
             Output.write(message + "\n", to: .standardError)
-            Foundation.exit(ExitStatus.failure.rawValue)
+            Foundation.exit(Outcome.Status.failure.rawValue)
         }
     }
 }
 
-/// msgc's exit statuses.
-enum ExitStatus: Int32 {
-    /// Nothing wrong, or only warnings without --strict.
-    case success = 0
-    /// Diagnostics of error severity (warnings too with --strict), or a build left nothing to ship.
-    case diagnostics = 1
-    /// A usage mistake or an I/O failure.
-    case failure = 2
-
+extension Outcome.Status {
     var exitCode: ExitCode { ExitCode(rawValue) }
+}
+
+extension Outcome {
+    /// Ends the command with the outcome's exit status when it is not success.
+    func finish() throws {
+        if status != .success { throw status.exitCode }
+    }
 }

@@ -34,7 +34,7 @@ import Testing
         var input = BundleTests.input(environment)
         input.state = state
         let bundle = try BundleBuilder.build(input)
-        return (bundle, try #require(bundle.manifest.object))
+        return (bundle, try #require(bundle.manifest.json.object))
     }
 
     static func ops(_ value: JSONValue?) -> [String] {

@@ -41,7 +41,7 @@ import Testing
         #expect(bundle.imageCount == 2)
         #expect(bundle.messageCount == 2)
         #expect(bundle.defaultCount == 2)
-        let operations = try #require(bundle.manifest.object?["operations"]?.array)
+        let operations = try #require(bundle.manifest.json.object?["operations"]?.array)
         #expect(operations.map { $0.object?["op"] } == [
             "uploadImage", "uploadImage", "uploadMessage", "uploadMessage", "configureDefault", "configureDefault",
         ])
@@ -75,7 +75,7 @@ import Testing
 
     @Test func messageIdentifierFollowsTheSpecFormula() throws {
         let bundle = try BundleBuilder.build(Self.input(.production))
-        let operations = try #require(bundle.manifest.object?["operations"]?.array)
+        let operations = try #require(bundle.manifest.json.object?["operations"]?.array)
         for operation in operations where operation.object?["op"] == "uploadMessage" {
             let object = try #require(operation.object)
             guard case .string(let file) = object["file"], case .string(let locale) = object["locale"],
@@ -106,18 +106,18 @@ import Testing
         let bundle = try BundleBuilder.build(Self.input(.sandbox))
         var lines = ""
         for path in bundle.files.keys.sorted() { lines += Digest.sha256Hex(bundle.files[path]!) + "  " + path + "\n" }
-        #expect(bundle.manifest.object?["digest"] == .string("sha256:" + Digest.sha256Hex(Array(lines.utf8))))
+        #expect(bundle.manifest.json.object?["digest"] == .string("sha256:" + Digest.sha256Hex(Array(lines.utf8))))
     }
 
     @Test func manifestNamesReleaseAndGenerator() throws {
         var input = Self.input(.sandbox)
         input.release = "2026.11"
-        let manifest = try #require(try BundleBuilder.build(input).manifest.object)
+        let manifest = try #require(try BundleBuilder.build(input).manifest.json.object)
         #expect(manifest["format"] == "msgc-bundle")
         #expect(manifest["formatVersion"] == 1)
         #expect(manifest["release"] == "2026.11")
         #expect(manifest["generator"] == ["name": "msgc", "version": "test"])
-        #expect(try BundleBuilder.build(Self.input(.sandbox)).manifest.object?["release"] == .null)
+        #expect(try BundleBuilder.build(Self.input(.sandbox)).manifest.json.object?["release"] == .null)
     }
 
     @Test func optionalFieldsAreOmittedNeverNull() throws {

@@ -14,7 +14,10 @@ import Testing
     func bundle(_ files: [String: String], release: String = "1") -> UploadBundle {
         UploadBundle(
             files: files.mapValues { Array($0.utf8) },
-            manifest: ["format": "msgc-bundle", "release": .string(release)], imageCount: 0, messageCount: 0, defaultCount: 0)
+            manifest: Manifest(
+                generatorVersion: "test", bundleId: "com.example", environment: .sandbox, release: release,
+                digest: BundleBuilder.digest(of: files.mapValues { Array($0.utf8) }), operations: []),
+            imageCount: 0, messageCount: 0, defaultCount: 0)
     }
 
     func contents(_ url: URL) throws -> [String: String] {

@@ -151,22 +151,23 @@ public struct BundleDiff: Sendable {
                 product: key[0], locale: key[1], key: key[2], change: change, oldIdentifier: before?.identifier,
                 newIdentifier: after?.identifier, changedFields: fields, needsReview: needsReview(change, after?.identifier))
         }
-        let images = pairs(old, new, .uploadImage) { [$0.source ?? "", $0.imageSize ?? ""] }.map { key, before, after in
+        let images = pairs(old, new, .uploadImage) { [$0.source, $0.imageSize?.rawValue ?? ""] }.map { key, before, after in
             let change = classify(before?.identifier, after?.identifier, different: .changed)
             return ImageChange(
                 source: key[0], imageSize: key[1], change: change, oldIdentifier: before?.identifier, newIdentifier: after?.identifier,
                 needsReview: needsReview(change, after?.identifier))
         }
+        let deferredFiles = Set((new.manifest.deferred ?? []).map(\.file))
         let defaults = pairs(old, new, .configureDefault) { [$0.product ?? "", $0.locale ?? ""] }.map { key, before, after in
             let oldMessage = before.map { old.defaultTargets[$0.file] ?? "" }
             let newMessage = after.map { new.defaultTargets[$0.file] ?? "" }
             return DefaultChange(
                 product: key[0], locale: key[1], change: classify(oldMessage, newMessage, different: .repointed), oldKey: before?.key,
-                newKey: after?.key, oldMessage: oldMessage, newMessage: newMessage, isDeferred: after?.section == .deferred)
+                newKey: after?.key, oldMessage: oldMessage, newMessage: newMessage, isDeferred: after.map { deferredFiles.contains($0.file) } ?? false)
         }
 
         func side(_ bundle: BundleContents, _ path: String) -> Side {
-            Side(path: path, bundleId: bundle.manifest.bundleId, environment: bundle.manifest.environment,
+            Side(path: path, bundleId: bundle.manifest.bundleId, environment: bundle.manifest.environment.rawValue,
                  release: bundle.manifest.release, digest: bundle.manifest.digest)
         }
         return BundleDiff(old: side(old, oldPath), new: side(new, newPath), messages: messages, images: images, defaults: defaults)
@@ -174,10 +175,10 @@ public struct BundleDiff: Sendable {
 
     /// The entries of one operation in both bundles, matched by `key` and sorted by it.
     static func pairs(
-        _ old: BundleContents, _ new: BundleContents, _ operation: BundleEntry.Operation, key: (BundleEntry) -> [String]
-    ) -> [(key: [String], old: BundleEntry?, new: BundleEntry?)] {
-        func index(_ bundle: BundleContents) -> [[String]: BundleEntry] {
-            var result: [[String]: BundleEntry] = [:]
+        _ old: BundleContents, _ new: BundleContents, _ operation: Manifest.Entry.Operation, key: (Manifest.Entry) -> [String]
+    ) -> [(key: [String], old: Manifest.Entry?, new: Manifest.Entry?)] {
+        func index(_ bundle: BundleContents) -> [[String]: Manifest.Entry] {
+            var result: [[String]: Manifest.Entry] = [:]
             for entry in bundle.manifest.entries where entry.operation == operation { result[key(entry)] = entry }
             return result
         }

@@ -49,14 +49,12 @@ extension Msgc {
             let appleState = try StateOption.load(state, color: options.color, format: options.format)
             let compilation = Compilation.compile(root: options.contentURL)
             let plan = ReleasePlan(compilation: compilation)
-            if compilation.hasIOFailure {
-                report(compilation.diagnostics, compilation)
-                throw ExitStatus.failure.exitCode
-            }
-            guard let config = compilation.catalog.config, plan.blockingErrors.isEmpty else {
-                let diagnostics = report(compilation.diagnostics, compilation)
-                note("build stopped: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
-                throw ExitStatus.diagnostics.exitCode
+            let sourceLocale = compilation.catalog.config?.sourceLocale.value
+            let early = Outcome.build(compilation.diagnostics, strict: false, sourceLocale: sourceLocale)
+            guard early.status == .success, let config = compilation.catalog.config else {
+                let shown = report(Outcome.build(compilation.diagnostics, strict: strict, sourceLocale: sourceLocale), compilation)
+                if early.status != .failure { note("build stopped: \(shown.summary); nothing was written") }
+                throw max(early.status, .findings).exitCode
             }
 
             var images: [String: [UInt8]] = [:]
@@ -68,28 +66,26 @@ extension Msgc {
             do {
                 bundle = try BundleBuilder.build(input)
             } catch {
-                report(compilation.diagnostics, compilation)
+                report(Outcome.build(compilation.diagnostics, strict: strict, sourceLocale: sourceLocale), compilation)
                 note("build failed: \(error)")
-                throw ExitStatus.failure.exitCode
+                throw Outcome.Status.failure.exitCode
             }
             // With a state file, the caps count what Apple will hold: the bundle plus what it no longer uses.
             let caps = appleState == nil ? [] : TooManyUploads.capDiagnostics(
                 messages: bundle.messagesHeldAfterApply, images: bundle.imagesHeldAfterApply)
-            let diagnostics = report((compilation.diagnostics + compilation.settle(bundle.diagnostics + caps)).sortedForOutput(), compilation)
-            if !caps.isEmpty {
-                note("build stopped: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
-                throw ExitStatus.diagnostics.exitCode
-            }
-            if strict && (diagnostics.errorCount > 0 || !plan.leftOut.isEmpty || bundle.deferredCount > 0) {
-                note("build stopped by --strict: \(DiagnosticSummary.line(for: diagnostics)); nothing was written")
-                throw ExitStatus.diagnostics.exitCode
+            let diagnostics = (compilation.diagnostics + compilation.settle(bundle.diagnostics + caps)).sortedForOutput()
+            let outcome = report(Outcome.build(diagnostics, strict: strict, sourceLocale: sourceLocale), compilation)
+            if outcome.status != .success {
+                let byStrict = Outcome.build(diagnostics, strict: false, sourceLocale: sourceLocale).status == .success
+                note("build stopped\(byStrict ? " by --strict" : ""): \(outcome.summary); nothing was written")
+                try outcome.finish()
             }
             let destination = out ?? "build/\(environment.rawValue)"
             do {
                 try BundleWriter.write(bundle, to: URL(fileURLWithPath: destination))
             } catch {
                 note("cannot write the bundle: \(error)")
-                throw ExitStatus.failure.exitCode
+                throw Outcome.Status.failure.exitCode
             }
             if !options.quiet {
                 var summary = "wrote \(destination): \(bundle.imageCount) image upload\(bundle.imageCount == 1 ? "" : "s"), "
@@ -97,7 +93,7 @@ extension Msgc {
                 summary += "\(bundle.defaultCount) default configuration\(bundle.defaultCount == 1 ? "" : "s")"
                 let locales = Set(plan.shipped.map(\.locale)).sorted()
                 summary += " in \(locales.count) locale\(locales.count == 1 ? "" : "s") (\(locales.joined(separator: ", ")))\n"
-                if let digest = bundle.digest { summary += "digest \(digest)\n" }
+                summary += "digest \(bundle.digest)\n"
                 if appleState != nil {
                     summary += "Apple already holds \(bundle.presentCount) of its uploads (present); "
                     summary += "\(bundle.deferredCount) default configuration\(bundle.deferredCount == 1 ? "" : "s") deferred; "
@@ -111,12 +107,11 @@ extension Msgc {
             }
         }
 
-        /// Prints `diagnostics` (warnings as errors with --strict) and returns what was printed.
+        /// Prints the outcome's diagnostics and returns it.
         @discardableResult
-        private func report(_ diagnostics: [Diagnostic], _ compilation: Compilation) -> [Diagnostic] {
-            let shown = strict ? diagnostics.escalatingWarnings() : diagnostics
-            options.write(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError)
-            return shown
+        private func report(_ outcome: Outcome, _ compilation: Compilation) -> Outcome {
+            options.write(outcome.diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardError)
+            return outcome
         }
 
         private func note(_ text: String) {

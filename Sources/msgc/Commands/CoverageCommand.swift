@@ -72,7 +72,7 @@ extension Msgc {
                 let failures = compilation.diagnostics.filter { ParserDiagnostics.ioFailureCodes.contains($0.code) }
                 let options = RenderOptions(pathPrefix: ContentTreeLocation.pathPrefix(content), sources: compilation.catalog.sourceFiles, useColor: color.isEnabled(for: .standardError))
                 Output.write(HumanRenderer.render(failures, options: options), to: .standardError)
-                throw ExitStatus.failure.exitCode
+                throw Outcome.Status.failure.exitCode
             }
             let report = Coverage.report(
                 compilation: compilation, environment: environment ?? (appleState == nil ? .sandbox : .production), state: appleState)
@@ -91,7 +91,7 @@ extension Msgc {
                     try FileOutput.write(Array(text.utf8), to: URL(fileURLWithPath: out))
                 } catch {
                     Output.error("\(error)")
-                    throw ExitStatus.failure.exitCode
+                    throw Outcome.Status.failure.exitCode
                 }
                 if !quiet { Output.write("wrote \(out): \(CoverageWording.headline(report))\n", to: .standardOutput) }
             } else {
@@ -101,7 +101,7 @@ extension Msgc {
                 Output.write(
                     "msgc: \(CoverageWording.headline(report)), below --fail-under \(Self.formatPercent(failUnder))\n",
                     to: .standardError)
-                throw ExitStatus.diagnostics.exitCode
+                throw Outcome.Status.findings.exitCode
             }
         }
 

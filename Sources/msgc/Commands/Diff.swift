@@ -1,4 +1,5 @@
 import ArgumentParser
+import Compiler
 import Bundle
 import Foundation
 
@@ -42,13 +43,13 @@ extension Msgc {
                     old: URL(fileURLWithPath: oldBundle), oldPath: oldBundle, new: URL(fileURLWithPath: newBundle), newPath: newBundle)
             } catch {
                 Output.error("\(error)")
-                throw ExitStatus.failure.exitCode
+                throw Outcome.Status.failure.exitCode
             }
             switch format {
             case .text: Output.write(BundleDiffTextRenderer.render(diff), to: .standardOutput)
             case .json: Output.write(BundleDiffJSONRenderer.render(diff), to: .standardOutput)
             }
-            if exitCode && diff.hasChanges { throw ExitStatus.diagnostics.exitCode }
+            if exitCode && diff.hasChanges { throw Outcome.Status.findings.exitCode }
         }
     }
 }

@@ -55,7 +55,7 @@ extension Msgc {
                     options.write(reasons, sources: sources, to: .standardError)
                 }
                 Output.error("\(XLIFFExport.Failure.unusableTranslations(locale, files: files))")
-                throw ExitStatus.diagnostics.exitCode
+                throw Outcome.Status.findings.exitCode
             } catch {
                 throw ValidationError(error.description)
             }
@@ -69,7 +69,7 @@ extension Msgc {
                 try FileOutput.write(Array(document.utf8), to: URL(fileURLWithPath: out))
             } catch {
                 Output.error("\(error)")
-                throw ExitStatus.failure.exitCode
+                throw Outcome.Status.failure.exitCode
             }
             if !options.quiet {
                 Output.write("wrote \(out) (XLIFF \(xliff.rawValue), \(locale))\n", to: .standardError)

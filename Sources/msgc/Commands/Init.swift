@@ -30,7 +30,7 @@ extension Msgc {
                 try Scaffold.write(files, into: URL(fileURLWithPath: directory))
             } catch {
                 Output.error("\(error)")
-                throw ExitStatus.failure.exitCode
+                throw Outcome.Status.failure.exitCode
             }
             Output.write("""
                 created \(directory)/ with msgc.yaml and messages/welcome.yaml

@@ -32,13 +32,12 @@ extension Msgc {
             let scope = try LintScope(paths: paths, contentPath: options.contentPath)
             let compilation = Compilation.compile(root: options.contentURL)
             let found = scope.map { scope in compilation.diagnostics.filter { scope.contains($0.location.path) } } ?? compilation.diagnostics
-            let diagnostics = strict ? found.escalatingWarnings() : found
-            options.write(diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput)
+            let outcome = Outcome(found, strict: strict)
+            options.write(outcome.diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput)
             if options.format == .human && !options.quiet {
-                Output.write(DiagnosticSummary.line(for: diagnostics) + "\n", to: .standardOutput)
+                Output.write(outcome.summary + "\n", to: .standardOutput)
             }
-            if found.contains(where: { ParserDiagnostics.ioFailureCodes.contains($0.code) }) { throw ExitStatus.failure.exitCode }
-            if diagnostics.errorCount > 0 { throw ExitStatus.diagnostics.exitCode }
+            try outcome.finish()
         }
     }
 }

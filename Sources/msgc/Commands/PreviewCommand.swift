@@ -38,7 +38,7 @@ extension Msgc {
                 let shown = compilation.diagnostics.filter { $0.severity == .error }
                 options.write(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError)
                 Output.error("nothing to preview; nothing was written")
-                throw (compilation.hasIOFailure ? ExitStatus.failure : ExitStatus.diagnostics).exitCode
+                throw (compilation.hasIOFailure ? Outcome.Status.failure : .findings).exitCode
             }
             let available = PreviewGallery.locales(compilation)
             let locale = locale.map { projectLocale(named: $0, among: available, quiet: options.quiet) }
@@ -52,7 +52,7 @@ extension Msgc {
                 for page in pages { try FileOutput.write(Array(page.html.utf8), named: page.name, in: folder) }
             } catch {
                 Output.error("cannot write the preview: \(error)")
-                throw ExitStatus.failure.exitCode
+                throw Outcome.Status.failure.exitCode
             }
             if !options.quiet {
                 var text = "wrote \(out)/\(pages.count == 1 ? pages[0].name : "index.html and \(pages.count - 1) locale pages"): "

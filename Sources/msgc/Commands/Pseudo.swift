@@ -65,7 +65,7 @@ extension Msgc {
                let other = catalog.translationFiles.first(where: { $0.path == "translations/\(locale).xliff" }) {
                 // The default name is taken by a file for another locale: never write over a translator's work.
                 Output.error("'\(options.pathPrefix)\(other.path)' translates '\(other.targetLanguage?.value ?? "?")', not '\(locale)'; choose a file with --out")
-                throw ExitStatus.failure.exitCode
+                throw Outcome.Status.failure.exitCode
             }
             // A file of this pseudo locale is made again whole; any other file's translations are kept.
             try refuseToLoseTranslations(
@@ -76,7 +76,7 @@ extension Msgc {
                 try FileOutput.write(Array(result.document.utf8), to: url)
             } catch {
                 Output.error("\(error)")
-                throw ExitStatus.failure.exitCode
+                throw Outcome.Status.failure.exitCode
             }
             if !options.quiet {
                 let percent = (expansion * 100).rounded() == expansion * 100 ? "\(Int(expansion * 100))" : "\(expansion * 100)"

@@ -1,0 +1,362 @@
+import Model
+import Parser
+
+/// `manifest.json` of a bundle (docs/formats.md, "The bundle"): the one description of its shape.
+///
+/// `msgc build` encodes it (`json`), and `msgc diff` and `msgc apply` decode it (`decode`), so the
+/// writer and the readers cannot drift apart. Decoding is strict: a bundle on disk may have been
+/// copied half-way, edited by hand or be some other folder altogether, and what the manifest says
+/// ends up in request paths. Every identifier must be a lower-case UUID, every product and locale
+/// a safe path segment, and each entry's `method` and `path` must be the ones its fields imply.
+public struct Manifest: Hashable, Sendable {
+    public static let format = "msgc-bundle"
+    public static let formatVersion = 1
+
+    public var generatorVersion: String
+    public var bundleId: String
+    public var environment: Environment
+    public var release: String?
+    /// `sha256:` and the SHA-256 of the file list (`BundleBuilder.digest(of:)`).
+    public var digest: String
+    /// What to apply, in order: images, then messages, then default configurations.
+    public var operations: [Entry]
+    /// With `--state`: uploads Apple already holds; nil when the build had no state file.
+    public var present: [Entry]?
+    /// With `--state`: production default configurations waiting for Apple's approval.
+    public var deferred: [Entry]?
+    /// With `--state`: identifiers Apple holds that the bundle does not use.
+    public var unreferenced: [Unreferenced]?
+
+    public init(
+        generatorVersion: String, bundleId: String, environment: Environment, release: String?, digest: String,
+        operations: [Entry], present: [Entry]? = nil, deferred: [Entry]? = nil, unreferenced: [Unreferenced]? = nil
+    ) {
+        self.generatorVersion = generatorVersion
+        self.bundleId = bundleId
+        self.environment = environment
+        self.release = release
+        self.digest = digest
+        self.operations = operations
+        self.present = present
+        self.deferred = deferred
+        self.unreferenced = unreferenced
+    }
+
+    /// `operations`, then `present`, then `deferred`: every entry whose file is in the bundle.
+    public var entries: [Entry] { operations + (present ?? []) + (deferred ?? []) }
+
+    /// One upload or default configuration.
+    public struct Entry: Hashable, Sendable {
+        public enum Operation: String, Sendable, CaseIterable {
+            case uploadImage, uploadMessage, configureDefault
+        }
+
+        public var operation: Operation
+        /// The upload's identifier (lower case); nil for `configureDefault`.
+        public var identifier: String?
+        /// The request body's path inside the bundle.
+        public var file: String
+        public var sha256: String
+        /// `uploadImage` only: the `imageSize` query.
+        public var imageSize: ImageSize?
+        /// Messages and default configurations: where they came from.
+        public var product: String?
+        public var locale: String?
+        public var key: String?
+        /// The content-tree file it came from: the image for `uploadImage`, the message source else.
+        public var source: String
+        /// The XLIFF file the text came from, when it was translated.
+        public var translation: String?
+        /// The identifiers that must be uploaded (and approved) first; empty for images.
+        public var requires: [String]
+        /// In `present`: the state Apple reported (`APPROVED`, `PENDING`, `REJECTED`).
+        public var state: String?
+        /// In `deferred`: why it waits.
+        public var reason: String?
+
+        public init(
+            operation: Operation, identifier: String?, file: String, sha256: String, imageSize: ImageSize? = nil,
+            product: String? = nil, locale: String? = nil, key: String? = nil, source: String, translation: String? = nil,
+            requires: [String] = [], state: String? = nil, reason: String? = nil
+        ) {
+            self.operation = operation
+            self.identifier = identifier
+            self.file = file
+            self.sha256 = sha256
+            self.imageSize = imageSize
+            self.product = product
+            self.locale = locale
+            self.key = key
+            self.source = source
+            self.translation = translation
+            self.requires = requires
+            self.state = state
+            self.reason = reason
+        }
+
+        /// Apple's method for the request; every operation is a PUT.
+        public var method: String { "PUT" }
+
+        /// Apple's path for the request (the host depends on the environment).
+        public var path: String {
+            switch operation {
+            case .uploadImage: "/inApps/v1/messaging/image/\(identifier ?? "")"
+            case .uploadMessage: "/inApps/v1/messaging/message/\(identifier ?? "")"
+            case .configureDefault: "/inApps/v1/messaging/default/\(product ?? "")/\(locale ?? "")"
+            }
+        }
+    }
+
+    /// An identifier Apple holds that the bundle does not use.
+    public struct Unreferenced: Hashable, Sendable {
+        public enum Kind: String, Sendable { case image, message }
+        public var kind: Kind
+        public var identifier: String
+        public var state: String
+        /// Images only: Apple's `imageSize`, empty when Apple did not say.
+        public var imageSize: String?
+
+        public init(kind: Kind, identifier: String, state: String, imageSize: String? = nil) {
+            self.kind = kind
+            self.identifier = identifier
+            self.state = state
+            self.imageSize = imageSize
+        }
+
+        public var path: String { "/inApps/v1/messaging/\(kind.rawValue)/\(identifier)" }
+    }
+
+    // MARK: - Encoding
+
+    /// The manifest as msgc writes it; `json.canonicalBytes` is `manifest.json`.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "format": .string(Self.format),
+            "formatVersion": .integer(Self.formatVersion),
+            "generator": ["name": "msgc", "version": .string(generatorVersion)],
+            "bundleId": .string(bundleId),
+            "environment": .string(environment.rawValue),
+            "release": release.map { .string($0) } ?? .null,
+            "digest": .string(digest),
+            "operations": .array(operations.map(\.json)),
+        ]
+        if let present { object["present"] = .array(present.map(\.json)) }
+        if let deferred { object["deferred"] = .array(deferred.map(\.json)) }
+        if let unreferenced { object["unreferenced"] = .array(unreferenced.map(\.json)) }
+        return .object(object)
+    }
+
+    // MARK: - Decoding
+
+    /// Why bytes are not a manifest this msgc reads; `description` names the file, line and column.
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// Reads `manifest.json`; `path` is how messages name it.
+    public static func decode(_ bytes: [UInt8], path: String) throws(Failure) -> Manifest {
+        let root: JSONDocument.Node
+        do {
+            root = try JSONDocument.parse(bytes)
+        } catch {
+            throw Failure("\(path):\(error.line):\(error.column): not valid JSON: \(error.message)")
+        }
+        return try Decoder(path: path).manifest(root)
+    }
+
+    private struct Decoder {
+        let path: String
+
+        func fail(_ node: JSONDocument.Node, _ message: String) -> Failure {
+            Failure("\(path):\(node.line):\(node.column): \(message)")
+        }
+
+        func optionalString(_ key: String, in node: JSONDocument.Node) throws(Failure) -> String? {
+            guard let member = node.member(key) else { return nil }
+            switch member.value {
+            case .string(let text): return text
+            case .null: return nil
+            default: throw fail(member, "\"\(key)\" must be a string, not \(member.kindName)")
+            }
+        }
+
+        func string(_ key: String, in node: JSONDocument.Node) throws(Failure) -> String {
+            guard let member = node.member(key) else { throw fail(node, "missing \"\(key)\"") }
+            guard case .string(let text) = member.value else { throw fail(member, "\"\(key)\" must be a string, not \(member.kindName)") }
+            return text
+        }
+
+        /// A lower-case UUID, as msgc writes every identifier.
+        func identifier(_ key: String, in node: JSONDocument.Node) throws(Failure) -> String {
+            let text = try string(key, in: node)
+            guard Self.isIdentifier(text) else { throw fail(node.member(key)!, "\"\(key)\" must be a lower-case UUID, not '\(text)'") }
+            return text
+        }
+
+        static func isIdentifier(_ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            guard bytes.count == 36 else { return false }
+            for (index, byte) in bytes.enumerated() {
+                if [8, 13, 18, 23].contains(index) {
+                    guard byte == UInt8(ascii: "-") else { return false }
+                } else {
+                    guard (48...57).contains(byte) || (97...102).contains(byte) else { return false }
+                }
+            }
+            return true
+        }
+
+        /// A name that becomes one segment of a request path (a product, a locale).
+        func segment(_ key: String, in node: JSONDocument.Node) throws(Failure) -> String {
+            let text = try string(key, in: node)
+            guard PathSegment.isSafe(text), !text.unicodeScalars.contains(where: { "?#%".unicodeScalars.contains($0) || $0 == " " }) else {
+                throw fail(node.member(key)!, "\"\(key)\" must be one path segment, not '\(text)'")
+            }
+            return text
+        }
+
+        func manifest(_ root: JSONDocument.Node) throws(Failure) -> Manifest {
+            guard case .object = root.value else { throw fail(root, "a manifest is a JSON object, not \(root.kindName)") }
+            guard case .string(Manifest.format) = root.member("format")?.value else {
+                throw Failure("'\(path)' is not the manifest of an msgc bundle: its \"format\" is not \"\(Manifest.format)\"")
+            }
+            guard let versionNode = root.member("formatVersion"), case .number(let versionText) = versionNode.value,
+                  let version = Int(versionText) else {
+                throw fail(root, "\"formatVersion\" must be a number")
+            }
+            guard version == Manifest.formatVersion else {
+                throw fail(versionNode, "format version \(version) is not one this msgc reads (it reads version \(Manifest.formatVersion)); use the msgc that wrote it")
+            }
+            guard let generator = root.member("generator"), case .object = generator.value else {
+                throw fail(root, "missing \"generator\", an object with the name and version of what wrote the bundle")
+            }
+            let environmentText = try string("environment", in: root)
+            guard let environment = Environment(rawValue: environmentText) else {
+                throw fail(root.member("environment")!, "\"environment\" must be sandbox or production, not '\(environmentText)'")
+            }
+            let digest = try string("digest", in: root)
+            guard digest.hasPrefix("sha256:"), Self.isHex(digest.dropFirst(7)) else {
+                throw fail(root.member("digest")!, "\"digest\" must be sha256: and 64 lower-case hexadecimal digits")
+            }
+            guard let operations = root.member("operations") else { throw fail(root, "missing \"operations\"") }
+            return Manifest(
+                generatorVersion: try string("version", in: generator),
+                bundleId: try string("bundleId", in: root),
+                environment: environment,
+                release: try optionalString("release", in: root),
+                digest: digest,
+                operations: try entries(operations, section: "operations"),
+                present: try root.member("present").map { node throws(Failure) in try entries(node, section: "present") },
+                deferred: try root.member("deferred").map { node throws(Failure) in try entries(node, section: "deferred") },
+                unreferenced: try root.member("unreferenced").map { node throws(Failure) in try unreferenced(node) })
+        }
+
+        static func isHex(_ text: Substring) -> Bool {
+            text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        }
+
+        func array(_ list: JSONDocument.Node, section: String) throws(Failure) -> [JSONDocument.Node] {
+            guard case .array(let items) = list.value else { throw fail(list, "\"\(section)\" must be an array, not \(list.kindName)") }
+            for item in items {
+                guard case .object = item.value else { throw fail(item, "an entry of \"\(section)\" must be an object, not \(item.kindName)") }
+            }
+            return items
+        }
+
+        func entries(_ list: JSONDocument.Node, section: String) throws(Failure) -> [Entry] {
+            var result: [Entry] = []
+            for item in try array(list, section: section) {
+                guard let operation = Entry.Operation(rawValue: try optionalString("op", in: item) ?? "") else {
+                    throw fail(item, "unknown \"op\"; msgc writes uploadImage, uploadMessage and configureDefault")
+                }
+                let file = try string("file", in: item)
+                guard BundleReader.isSafeRelativePath(file) else { throw fail(item.member("file")!, "\"file\" must be a path inside the bundle, not '\(file)'") }
+                let sha256 = try string("sha256", in: item)
+                guard Self.isHex(sha256[...]) else { throw fail(item.member("sha256")!, "\"sha256\" must be 64 lower-case hexadecimal digits") }
+                var entry = Entry(operation: operation, identifier: nil, file: file, sha256: sha256, source: try string("source", in: item))
+                entry.translation = try optionalString("translation", in: item)
+                entry.state = try optionalString("state", in: item)
+                entry.reason = try optionalString("reason", in: item)
+                switch operation {
+                case .uploadImage:
+                    entry.identifier = try identifier("identifier", in: item)
+                    guard let query = item.member("query"), case .string(let sizeText) = query.member("imageSize")?.value,
+                          let size = ImageSize(rawValue: sizeText) else {
+                        throw fail(item, "an uploadImage entry needs \"query\": {\"imageSize\": \"FULL_SIZE\" or \"BULLET_POINT\"}")
+                    }
+                    entry.imageSize = size
+                case .uploadMessage, .configureDefault:
+                    if operation == .uploadMessage { entry.identifier = try identifier("identifier", in: item) }
+                    entry.product = try segment("product", in: item)
+                    entry.locale = try segment("locale", in: item)
+                    entry.key = try string("key", in: item)
+                }
+                if let requires = item.member("requires") {
+                    guard case .array(let items) = requires.value else { throw fail(requires, "\"requires\" must be an array of identifiers") }
+                    for required in items {
+                        guard case .string(let text) = required.value, Self.isIdentifier(text) else {
+                            throw fail(required, "\"requires\" must list lower-case UUIDs")
+                        }
+                        entry.requires.append(text)
+                    }
+                }
+                guard try optionalString("method", in: item) == entry.method, try optionalString("path", in: item) == entry.path else {
+                    throw fail(item, "\"method\" and \"path\" must be \(entry.method) \(entry.path), the request this entry describes")
+                }
+                result.append(entry)
+            }
+            return result
+        }
+
+        func unreferenced(_ list: JSONDocument.Node) throws(Failure) -> [Unreferenced] {
+            var result: [Unreferenced] = []
+            for item in try array(list, section: "unreferenced") {
+                let kindText = try string("kind", in: item)
+                guard let kind = Unreferenced.Kind(rawValue: kindText) else { throw fail(item.member("kind")!, "\"kind\" must be image or message, not '\(kindText)'") }
+                // As Apple listed it: the bundle never sends a request for it.
+                var entry = Unreferenced(kind: kind, identifier: try string("identifier", in: item), state: try string("state", in: item))
+                if kind == .image { entry.imageSize = try optionalString("imageSize", in: item) }
+                result.append(entry)
+            }
+            return result
+        }
+    }
+}
+
+extension Manifest.Entry {
+    var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "op": .string(operation.rawValue),
+            "method": .string(method),
+            "path": .string(path),
+            "file": .string(file),
+            "sha256": .string(sha256),
+            "source": .string(source),
+        ]
+        if let identifier { object["identifier"] = .string(identifier) }
+        if let imageSize { object["query"] = ["imageSize": .string(imageSize.rawValue)] }
+        if let product { object["product"] = .string(product) }
+        if let locale { object["locale"] = .string(locale) }
+        if let key { object["key"] = .string(key) }
+        if let translation { object["translation"] = .string(translation) }
+        // A message without images has no `requires`; a default configuration always has one.
+        if !requires.isEmpty || operation == .configureDefault { object["requires"] = .array(requires.map { .string($0) }) }
+        if let state { object["state"] = .string(state) }
+        if let reason { object["reason"] = .string(reason) }
+        return .object(object)
+    }
+}
+
+extension Manifest.Unreferenced {
+    var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "kind": .string(kind.rawValue),
+            "identifier": .string(identifier),
+            "state": .string(state),
+            "path": .string(path),
+        ]
+        if kind == .image { object["imageSize"] = .string(imageSize ?? "") }
+        return .object(object)
+    }
+}

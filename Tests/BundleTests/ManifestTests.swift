@@ -1,0 +1,74 @@
+@testable import Bundle
+import Model
+import Testing
+
+/// One typed manifest: what the builder encodes is what the reader decodes, and the reader
+/// refuses anything that would send a request msgc did not plan.
+@Suite struct ManifestTests {
+    /// Production with a state file fills every list the manifest has.
+    static func manifest() throws -> Manifest {
+        let state = try BundleStateTests.state(.production, .pending, extra: [
+            HeldUpload(identifier: "0000dead-0000-4000-8000-000000000001", state: .approved, location: BundleStateTests.here),
+            HeldUpload(identifier: "0000dead-0000-4000-8000-000000000002", state: .rejected, imageSize: "FULL_SIZE", location: BundleStateTests.here),
+        ])
+        return try BundleStateTests.build(.production, state: state).0.manifest
+    }
+
+    @Test func decodingWhatTheBuilderWroteGivesTheSameManifest() throws {
+        for manifest in [try Self.manifest(), try BundleBuilder.build(BundleTests.input(.sandbox)).manifest] {
+            let bytes = manifest.json.canonicalBytes
+            let decoded = try Manifest.decode(bytes, path: "manifest.json")
+            #expect(decoded == manifest)
+            #expect(decoded.json.canonicalBytes == bytes)
+        }
+        let full = try Self.manifest()
+        #expect(full.present?.isEmpty == false)
+        #expect(full.deferred?.isEmpty == false)
+        #expect(full.unreferenced?.count == 2)
+    }
+
+    /// Edits a hand could make, each refused at its line with what msgc expected.
+    @Test func refusesEntriesThatWouldSendAnotherRequest() throws {
+        let text = String(decoding: try Self.manifest().json.canonicalBytes, as: UTF8.self)
+        let firstMessage = try #require(text.range(of: "/inApps/v1/messaging/message/"))
+        let identifier = String(text[firstMessage.upperBound...].prefix(36))
+        let cases: [(String, String, String)] = [
+            ("/inApps/v1/messaging/message/" + identifier, "/inApps/v1/messaging/message/../default", "\"method\" and \"path\" must be PUT /inApps/v1/messaging/message/"),
+            ("\"identifier\": \"\(identifier)\"", "\"identifier\": \"\(identifier.uppercased())\"", "\"identifier\" must be a lower-case UUID"),
+            ("\"product\": \"", "\"product\": \"a/", "\"product\" must be one path segment"),
+            ("\"locale\": \"", "\"locale\": \"?x=", "\"locale\" must be one path segment"),
+            ("\"environment\": \"production\"", "\"environment\": \"staging\"", "\"environment\" must be sandbox or production, not 'staging'"),
+            ("\"imageSize\": \"FULL_SIZE\"", "\"imageSize\": \"HUGE\"", "an uploadImage entry needs \"query\""),
+            ("\"op\": \"uploadMessage\"", "\"op\": \"deleteMessage\"", "unknown \"op\""),
+            ("\"digest\": \"sha256:", "\"digest\": \"md5:", "\"digest\" must be sha256:"),
+        ]
+        for (original, replacement, expected) in cases {
+            let range = try #require(text.range(of: original), "\(original)")
+            let edited = text.replacingCharacters(in: range, with: replacement)
+            #expect(throws: Manifest.Failure.self, "\(replacement)") { try Manifest.decode(Array(edited.utf8), path: "m.json") }
+            do {
+                _ = try Manifest.decode(Array(edited.utf8), path: "m.json")
+            } catch {
+                #expect(error.description.hasPrefix("m.json:"), "\(error)")
+                #expect(error.description.contains(expected), "\(error)")
+            }
+        }
+    }
+
+    @Test func refusesWhatIsNotAManifest() {
+        let cases: [(String, String)] = [
+            ("[]", "m.json:1:1: a manifest is a JSON object, not an array"),
+            ("{\"format\": \"zip\"}", "'m.json' is not the manifest of an msgc bundle: its \"format\" is not \"msgc-bundle\""),
+            ("{\"format\": \"msgc-bundle\", \"formatVersion\": 1}", "m.json:1:1: missing \"generator\", an object with the name and version of what wrote the bundle"),
+            ("{", "m.json:1:2: not valid JSON"),
+        ]
+        for (text, expected) in cases {
+            do {
+                _ = try Manifest.decode(Array(text.utf8), path: "m.json")
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.description.hasPrefix(expected), "\(error)")
+            }
+        }
+    }
+}
