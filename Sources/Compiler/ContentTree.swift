@@ -95,7 +95,13 @@ public struct ContentTree: Sendable {
             case .failure(let failure):
                 let file = TranslationFile(
                     path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
-                return (file, [readFailure(failure, path: path)], nil)
+                // A file too large for msgc is an XLIFF finding (XLF006), as the reader's own cap is.
+                let diagnostic = if case .tooLarge(let size) = failure {
+                    XLIFFDiagnostics.fileTooLarge(byteCount: size, path: path)
+                } else {
+                    readFailure(failure, path: path)
+                }
+                return (file, [diagnostic], nil)
             }
         }) {
             translationFiles.append(file)

@@ -53,18 +53,28 @@ public struct RuleExample: Hashable, Sendable {
     public var isMessageFragment: Bool
     /// Image files of the example tree, by root-relative path, described rather than given.
     public var images: [String: ExampleImage]
+    /// Files of the example tree that text cannot show (links, oversized files), described.
+    public var specialFiles: [String: ExampleSpecialFile]
+    /// Whether `text` is not in the content tree but the file given to `msgc build --state`
+    /// (the build is for production).
+    public var isStateFile: Bool
 
     public init(
         kind: Kind, path: String, text: String, extraFiles: [String: String] = [:], images: [String: ExampleImage] = [:],
-        isMessageFragment: Bool
+        specialFiles: [String: ExampleSpecialFile] = [:], isMessageFragment: Bool, isStateFile: Bool = false
     ) {
         self.kind = kind
         self.path = path
         self.text = text
         self.extraFiles = extraFiles
         self.images = images
+        self.specialFiles = specialFiles
         self.isMessageFragment = isMessageFragment
+        self.isStateFile = isStateFile
     }
+
+    /// The path a state example's file has; it lies outside the content tree.
+    public static let stateFilePath = "state.json"
 
     /// Message fields that must not trigger the rule.
     public static func valid(_ fields: String, extraFiles: [String: String] = [:], images: [String: ExampleImage] = [:]) -> RuleExample {
@@ -78,16 +88,44 @@ public struct RuleExample: Hashable, Sendable {
 
     /// A whole file that must not trigger the rule.
     public static func validFile(
-        _ path: String, _ text: String, extraFiles: [String: String] = [:], images: [String: ExampleImage] = [:]
+        _ path: String, _ text: String, extraFiles: [String: String] = [:], images: [String: ExampleImage] = [:],
+        specialFiles: [String: ExampleSpecialFile] = [:]
     ) -> RuleExample {
-        RuleExample(kind: .valid, path: path, text: text, extraFiles: extraFiles, images: images, isMessageFragment: false)
+        RuleExample(kind: .valid, path: path, text: text, extraFiles: extraFiles, images: images, specialFiles: specialFiles, isMessageFragment: false)
     }
 
     /// A whole file that must trigger the rule exactly on the `⟦…⟧` spans.
     public static func invalidFile(
-        _ path: String, _ text: String, extraFiles: [String: String] = [:], images: [String: ExampleImage] = [:]
+        _ path: String, _ text: String, extraFiles: [String: String] = [:], images: [String: ExampleImage] = [:],
+        specialFiles: [String: ExampleSpecialFile] = [:]
     ) -> RuleExample {
-        RuleExample(kind: .invalid, path: path, text: text, extraFiles: extraFiles, images: images, isMessageFragment: false)
+        RuleExample(kind: .invalid, path: path, text: text, extraFiles: extraFiles, images: images, specialFiles: specialFiles, isMessageFragment: false)
+    }
+
+    /// A state file (`msgc build --state`, production) that must not trigger the rule.
+    public static func validState(_ text: String, extraFiles: [String: String] = [:]) -> RuleExample {
+        RuleExample(kind: .valid, path: stateFilePath, text: text, extraFiles: extraFiles, isMessageFragment: false, isStateFile: true)
+    }
+
+    /// A state file that must trigger the rule exactly on the `⟦…⟧` spans, here or in `extraFiles`.
+    public static func invalidState(_ text: String, extraFiles: [String: String] = [:]) -> RuleExample {
+        RuleExample(kind: .invalid, path: stateFilePath, text: text, extraFiles: extraFiles, isMessageFragment: false, isStateFile: true)
+    }
+}
+
+/// A file of an example tree that text cannot show, described so that `msgc explain` can say
+/// what it is and the example harness can make it.
+public enum ExampleSpecialFile: Hashable, Sendable {
+    /// A symbolic link to `target`, relative to the link's folder.
+    case symbolicLink(to: String)
+    /// An XLIFF file for `locale` padded with an XML comment to one byte more than `bytes`.
+    case xliffLargerThan(bytes: Int, locale: String)
+
+    public var description: String {
+        switch self {
+        case .symbolicLink(let target): "a symbolic link to \(target)"
+        case .xliffLargerThan(let bytes, let locale): "an XLIFF file for \(locale) of \(bytes + 1) bytes (\(bytes) and one more)"
+        }
     }
 }
 

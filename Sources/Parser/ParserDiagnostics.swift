@@ -69,7 +69,14 @@ public enum ParserDiagnostics {
     public static let unreadableFile = RuleInfo(
         code: "PRS008", name: "unreadable-file", severity: .error,
         summary: "A file or folder of the content tree cannot be read.",
-        rationale: "A file msgc cannot read is content it cannot check or ship; this is an I/O failure and makes msgc exit with status 2.")
+        rationale: "A file msgc cannot read is content it cannot check or ship; this is an I/O failure and makes msgc exit with status 2. A symbolic link is followed only when it stays inside the content tree: one that leads out of it, or to nothing, is reported here.",
+        examples: [
+            .invalidFile("messages/shared.yaml", "", specialFiles: ["⟦messages/shared.yaml⟧": .symbolicLink(to: "../../shared/retention.yaml")]),
+            .validFile(
+                "messages/example.yaml", "",
+                extraFiles: ["shared/example.yaml": "messages:\n  - key: winback\n    product: com.example.news.premium.yearly\n    type: text\n    default: true\n    header: Stay with Premium\n    body: Keep reading without limits.\n"],
+                specialFiles: ["messages/example.yaml": .symbolicLink(to: "../shared/example.yaml")]),
+        ])
 
     public static let inputTooLarge = RuleInfo(
         code: "PRS009", name: "input-too-large", severity: .error,

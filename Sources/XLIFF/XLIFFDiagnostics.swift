@@ -109,7 +109,11 @@ public enum XLIFFDiagnostics {
             An XLIFF file for a whole app is a few megabytes at most. msgc refuses files larger \
             than \(ContentLimits.maxXLIFFBytes) bytes before parsing them, so that no input can \
             exhaust memory or time.
-            """)
+            """,
+        examples: [
+            .invalidFile(examplePath, "", specialFiles: ["⟦\(examplePath)⟧": .xliffLargerThan(bytes: ContentLimits.maxXLIFFBytes, locale: "de-DE")]),
+            .validFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</target>")),
+        ])
 
     public static let unsupportedEncoding = RuleInfo(
         code: "XLF007", name: "xliff-encoding", severity: .error,
@@ -266,7 +270,7 @@ public enum XLIFFDiagnostics {
              "elements are nested \(depth) levels deep here; msgc reads at most \(XLIFFReader.maxElementDepth)")
     }
 
-    static func fileTooLarge(byteCount: Int, path: String) -> Diagnostic {
+    public static func fileTooLarge(byteCount: Int, path: String) -> Diagnostic {
         make(fileTooLarge, SourceLocation(path: path),
              "file has \(byteCount) bytes; msgc reads XLIFF files of at most \(ContentLimits.maxXLIFFBytes) bytes")
     }

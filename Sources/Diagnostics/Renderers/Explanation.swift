@@ -41,12 +41,17 @@ public enum Explanation {
     }
 
     private static func show(_ example: RuleExample) -> String {
-        var output = "\n  # \(example.path)\(example.isMessageFragment ? " (in a message)" : "")\n" + indented(example.text)
+        let note = example.isMessageFragment ? " (in a message)" : example.isStateFile ? " (given to msgc build --environment production --state)" : ""
+        // An example made only of special files (a link, an oversized file) shows them alone.
+        var output = example.text.isEmpty ? "\n" : "\n  # \(example.path)\(note)\n" + indented(example.text)
         for path in example.extraFiles.keys.sorted() {
             output += "  # \(unmarked(path))\n" + indented(example.extraFiles[path]!)
         }
         for path in example.images.keys.sorted() {
             output += "  # \(unmarked(path)): \(example.images[path]!.description)\n"
+        }
+        for path in example.specialFiles.keys.sorted() {
+            output += "  # \(unmarked(path)): \(example.specialFiles[path]!.description)\n"
         }
         return output
     }

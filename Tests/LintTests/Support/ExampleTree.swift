@@ -59,6 +59,9 @@ struct ExampleTree {
     static let baseImageBytes: [String: [UInt8]] = baseImages.mapValues(PNGFixture.bytes(for:))
 
     var files: [String: [UInt8]] = [:]
+    var specialFiles: [String: ExampleSpecialFile] = [:]
+    /// The file given to `--state`, for a state example; written outside the tree.
+    var stateFile: [UInt8]?
     var expected: [Span] = []
 
     init(_ example: RuleExample? = nil) {
@@ -68,17 +71,28 @@ struct ExampleTree {
         ]
         var images: [String: ExampleImage] = [:]
         if let example {
-            texts[example.path] = example.isMessageFragment
-                ? Self.messageFile(fields: Self.merge(base: Self.baseMessage, fragment: example.text)) : example.text
+            if example.isStateFile {
+                let (clean, spans) = Self.removeMarkers(example.text, path: example.path)
+                stateFile = Array(clean.utf8)
+                expected += spans
+            } else {
+                texts[example.path] = example.isMessageFragment
+                    ? Self.messageFile(fields: Self.merge(base: Self.baseMessage, fragment: example.text)) : example.text
+            }
             for (path, text) in example.extraFiles { texts[strip(path)] = text }
             for (path, image) in example.images { images[strip(path)] = image }
+            for (path, file) in example.specialFiles {
+                let clean = strip(path)
+                texts[clean] = nil
+                specialFiles[clean] = file
+            }
         }
         for (path, text) in texts {
             let (clean, spans) = Self.removeMarkers(text, path: path)
             files[path] = Array(clean.utf8)
             expected += spans
         }
-        let sources = texts.filter { $0.key.hasPrefix("messages/") }.values.joined(separator: "\n")
+        let sources = texts.filter { $0.key.hasPrefix("messages/") || $0.key.hasPrefix("shared/") }.values.joined(separator: "\n")
         for (path, bytes) in Self.baseImageBytes where images[path] == nil && sources.contains(path) {
             files[path] = bytes
         }
@@ -93,7 +107,8 @@ struct ExampleTree {
         }
     }
 
-    /// Writes the tree into a new temporary folder and returns it.
+    /// Writes the tree into a new temporary folder and returns it. A state example's file is
+    /// written beside it, as `ROOT.state.json`.
     func write() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-example-\(UUID().uuidString)")
         for (path, bytes) in files {
@@ -101,7 +116,26 @@ struct ExampleTree {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(bytes).write(to: url)
         }
+        for (path, file) in specialFiles {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            switch file {
+            case .symbolicLink(let target):
+                try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: target)
+            case .xliffLargerThan(let bytes, let locale):
+                let head = Array(#"<?xml version="1.0" encoding="UTF-8"?><xliff version="1.2"><file target-language="\#(locale)"><!--"#.utf8)
+                let tail = Array("--></file></xliff>\n".utf8)
+                let padding = [UInt8](repeating: UInt8(ascii: " "), count: bytes + 1 - head.count - tail.count)
+                try Data(head + padding + tail).write(to: url)
+            }
+        }
+        if let stateFile { try Data(stateFile).write(to: Self.stateURL(root)) }
         return root
+    }
+
+    /// Where `write()` puts a state example's file for the tree at `root`.
+    static func stateURL(_ root: URL) -> URL {
+        root.deletingLastPathComponent().appendingPathComponent(root.lastPathComponent + ".state.json")
     }
 
     /// A message source file holding one message with these fields.
