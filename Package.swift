@@ -87,6 +87,6 @@ let package = Package(
         ),
         .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Compiler", "Bundle", "XLIFF", "Model", "Diagnostics"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model", "Diagnostics", "TestSupport"]),
-        .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "Expected"]),
+        .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "Fixtures", "Transcripts"]),
     ]
 )
