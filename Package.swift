@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "ParserTests", dependencies: ["Parser", "Model", "Diagnostics", "TestSupport"]),
         .testTarget(name: "XLIFFTests", dependencies: ["XLIFF", "Model", "Diagnostics", "CLibXML2", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "LanguageTagsTests", dependencies: ["LanguageTags"]),
-        .testTarget(name: "LintTests", dependencies: ["Lint", "Compiler", "Bundle", "Parser", "Model", "Diagnostics", "CZlib", "TestSupport"]),
+        .testTarget(name: "LintTests", dependencies: ["Lint", "Compiler", "Bundle", .product(name: "Yams", package: "Yams"), "Parser", "Model", "Diagnostics", "CZlib", "TestSupport"]),
         .testTarget(name: "BundleTests", dependencies: ["Bundle", "Parser", "Model", "Diagnostics", "TestSupport"]),
         .testTarget(name: "CompilerTests", dependencies: ["Compiler", "XLIFF", "Parser", "Model", "Diagnostics", "TestSupport"]),
         .testTarget(

@@ -19,11 +19,16 @@ public enum Scaffold {
         }
     }
 
-    /// The files, by path relative to the new tree.
+    /// The files, by path relative to the new tree. Every YAML file starts with the modeline
+    /// yaml-language-server reads, naming the JSON Schema that `schemas/` in the tree holds (the
+    /// schemas of the msgc that made the tree; `msgc schema` prints them anew).
     public static func files(bundleId: String, namespace: String) -> [(path: String, text: String)] {
         let product = "\(bundleId).premium.yearly"
         return [
+            ("schemas/\(Schemas.Kind.config.fileName)", String(decoding: Schemas.schema(.config).canonicalBytes, as: UTF8.self)),
+            ("schemas/\(Schemas.Kind.messages.fileName)", String(decoding: Schemas.schema(.messages).canonicalBytes, as: UTF8.self)),
             ("msgc.yaml", """
+                # yaml-language-server: $schema=\(modeline(.config, from: "msgc.yaml"))
                 # msgc project configuration. See `msgc --help` and README.md.
                 bundleId: \(bundleId)
                 sourceLocale: en-US
@@ -40,6 +45,7 @@ public enum Scaffold {
 
                 """),
             ("messages/welcome.yaml", """
+                # yaml-language-server: $schema=\(modeline(.messages, from: "messages/welcome.yaml"))
                 messages:
                   - key: winback
                     product: \(product)
@@ -53,18 +59,25 @@ public enum Scaffold {
         ]
     }
 
+    /// The path of the tree's copy of `kind`'s schema, relative to the file at `path` (relative
+    /// to the tree): what a `# yaml-language-server: $schema=` line in that file names.
+    public static func modeline(_ kind: Schemas.Kind, from path: String) -> String {
+        let depth = path.split(separator: "/").count - 1
+        return String(repeating: "../", count: depth) + "schemas/" + kind.fileName
+    }
+
     /// Writes `files` into `folder`, which must not exist or be empty.
     public static func write(_ files: [(path: String, text: String)], into folder: URL) throws(Failure) {
         let manager = FileManager.default
         var linkStatus = stat()
         if lstat(folder.path, &linkStatus) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK, !manager.fileExists(atPath: folder.path) {
             let target = (try? manager.destinationOfSymbolicLink(atPath: folder.path)) ?? "?"
-            throw .danglingLink(folder.path, target: target)
+            throw .danglingLink(folder.relativePath, target: target)
         }
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
             let entries = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
-            guard isDirectory.boolValue, entries.isEmpty else { throw .notEmpty(folder.path) }
+            guard isDirectory.boolValue, entries.isEmpty else { throw .notEmpty(folder.relativePath) }
         }
         do {
             for subfolder in ["messages", "images", "translations"] {

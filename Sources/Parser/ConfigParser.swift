@@ -5,12 +5,12 @@ internal import Yams
 
 /// Reads `msgc.yaml` into a `ProjectConfig`.
 public enum ConfigParser {
-    static let knownKeys = [
+    public static let knownKeys = [
         "bundleId", "sourceLocale", "locales", "extraLocales", "namespace", "minimumState", "lengthMeasure", "products", "rules",
     ]
-    static let productKeys = ["id", "locales"]
+    public static let productKeys = ["id", "locales"]
     /// The keys nothing can stand in for, in the order `msgc init` writes them.
-    static let requiredKeys = ["bundleId", "sourceLocale", "locales", "namespace", "products"]
+    public static let requiredKeys = ["bundleId", "sourceLocale", "locales", "namespace", "products"]
 
     /// Parses the text of `msgc.yaml`. The config is nil only when the file is unusable
     /// (malformed, not a mapping, or missing a field nothing can stand in for).
@@ -154,10 +154,10 @@ public enum ConfigParser {
 }
 
 /// The words `minimumState` accepts.
-enum ReadinessLevel: String, CaseIterable {
+public enum ReadinessLevel: String, CaseIterable, Sendable {
     case translated, reviewed, final
 
-    var state: TranslationState {
+    public var state: TranslationState {
         switch self {
         case .translated: .translated
         case .reviewed: .reviewed

@@ -4,12 +4,12 @@ internal import Yams
 
 /// Reads a message source file (`messages/**/*.yaml`) into messages.
 public enum MessageSourceParser {
-    static let fileKeys = ["messages"]
-    static let messageKeys = [
+    public static let fileKeys = ["messages"]
+    public static let messageKeys = [
         "key", "product", "type", "default", "header", "body", "headerPosition", "image", "bullets", "note",
     ]
-    static let imageKeys = ["file", "alt"]
-    static let bulletKeys = ["text", "image", "alt"]
+    public static let imageKeys = ["file", "alt"]
+    public static let bulletKeys = ["text", "image", "alt"]
 
     /// Parses one source file. Messages with mistakes are kept as far as they could be read,
     /// so that later rules still see them; each mistake is a diagnostic.

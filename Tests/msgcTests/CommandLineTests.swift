@@ -28,8 +28,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: scratch.appendingPathComponent("content").path, withDestinationPath: "missing/tree")
         let result = try MsgcRunner.run(["init"], in: scratch)
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("msgc: '"))
-        #expect(result.stderr.hasSuffix("/content' is a symbolic link to 'missing/tree', which does not exist; remove the link, or create the folder it points to first\n"), "\(result.stderr)")
+        #expect(result.stderr == "msgc: 'content' is a symbolic link to 'missing/tree', which does not exist; remove the link, or create the folder it points to first\n")
         #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("missing").path))
     }
 

@@ -80,6 +80,9 @@ import Testing
             .run(["build", "--environment", "sandbox", "--out", "new", "--quiet"]),
             .run(["diff", "old", "new"]),
         ]),
+        Case("schema-unknown", "schema", "xliff"),
+        Case("init", "init", "new"),
+        Case("init-not-empty", "init", "content"),
         Case("diff-not-a-bundle", [.write("old/notes.txt", "x"), .run(["diff", "old", "old"])]),
     ]
 

@@ -33,7 +33,7 @@ extension Msgc {
                 throw Outcome.Status.failure.exitCode
             }
             Output.write("""
-                created \(directory)/ with msgc.yaml and messages/welcome.yaml
+                created \(directory)/ with msgc.yaml, messages/welcome.yaml and the JSON Schemas editors read (schemas/)
                 next: edit the product list in \(directory)/msgc.yaml, then run `msgc lint --content \(directory)`
 
                 """, to: .standardOutput)
