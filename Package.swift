@@ -64,11 +64,13 @@ let package = Package(
         .target(name: "PseudoLocalization", dependencies: ["Model", "XLIFF", "LanguageTags"]),
         // `msgc preview`: the cancellation sheet of every message in every locale, as HTML.
         .target(name: "Preview", dependencies: ["Model", "Diagnostics", "Parser", "Compiler"]),
+        // `msgc lsp`: the language server, with its own JSON-RPC framing (no LSP package in the set fits).
+        .target(name: "LanguageServer", dependencies: ["Model", "Diagnostics", "Parser", "Compiler"]),
         .executableTarget(
             name: "msgc",
             dependencies: [
                 "Model", "Diagnostics", "Parser", "XLIFF", "Lint", "Bundle", "Compiler", "Coverage", "PseudoLocalization",
-                "Preview", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Preview", "LanguageServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TestSupport", dependencies: ["Model"], path: "Tests/TestSupport"),
@@ -87,6 +89,7 @@ let package = Package(
         ),
         .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Compiler", "Bundle", "XLIFF", "Model", "Diagnostics"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model", "Diagnostics", "TestSupport"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "Compiler", "Model", "TestSupport"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "Fixtures", "Transcripts"]),
     ]
 )

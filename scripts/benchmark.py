@@ -25,6 +25,9 @@ app-edited (every source header edited, so every translation of it turns stale),
 in every diagnostics format and for `msgc build`, in turn with the same command on the clean tree,
 and reported as the ratio of the two (`bench_everyday`). `--everyday ''` leaves them out.
 
+With the app preset it also times `msgc lsp` as an editor drives it (`bench_editor`): the time from
+an edit of one message source to that document's findings, against a clean `msgc lint`.
+
 The results, the machine, the tool versions and the targets of BENCHMARKS.md (met or not)
 replace the part of BENCHMARKS.md between its `benchmark:begin` and `benchmark:end`
 markers; the rest of the file (what the profile showed) is kept as it is. The machine's load
@@ -307,6 +310,81 @@ def bench_preset(preset, seed, msgc, pofilter):
     return results
 
 
+class LanguageClient:
+    """A minimal LSP client over a `msgc lsp` process: framed JSON-RPC on its standard streams."""
+
+    def __init__(self, msgc):
+        self.process = subprocess.Popen([msgc, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL)
+        self.next_id = 1
+
+    def send(self, message):
+        body = json.dumps(message).encode()
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def read(self):
+        header = b""
+        while not header.endswith(b"\r\n\r\n"):
+            byte = self.process.stdout.read(1)
+            if not byte:
+                raise SystemExit("msgc lsp ended early")
+            header += byte
+        length = next(int(line.split(b":")[1]) for line in header.split(b"\r\n") if line.lower().startswith(b"content-length"))
+        return json.loads(self.process.stdout.read(length))
+
+    def request(self, method, params):
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while (message := self.read()).get("id") != self.next_id:
+            pass
+        return message
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def published(self, uri):
+        """Waits for the next publishDiagnostics of `uri`."""
+        while True:
+            message = self.read()
+            if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
+                return message["params"]["diagnostics"]
+
+    def close(self):
+        self.request("shutdown", None)
+        self.notify("exit", None)
+        self.process.wait()
+
+
+def bench_editor(seed, msgc, runs=31):
+    """`msgc lsp` on the app preset's tree, as a writer's editor drives it: one message source is
+    open, and each change to one of its headers (which makes that header's translations stale)
+    is timed from the didChange notification to the publishDiagnostics of that document."""
+    tree = corpus("app", seed)
+    source = sorted((tree / "messages").rglob("*.yaml"))[0]
+    uri = source.resolve().as_uri()
+    text = source.read_text(encoding="utf-8")
+    edited = re.sub(r"^(\s*header: \"?)", r"\1Now: ", text, count=1, flags=re.M)
+    client = LanguageClient(msgc)
+    client.request("initialize", {"processId": None, "rootUri": tree.resolve().as_uri(), "capabilities": {}})
+    client.notify("initialized", {})
+    started = time.perf_counter()
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+    client.published(uri)
+    opened = time.perf_counter() - started
+    times = []
+    findings = 0
+    for version in range(2, runs + 3):
+        started = time.perf_counter()
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                 "contentChanges": [{"text": edited if version % 2 == 0 else text}]})
+        client.published(uri)
+        if version > 2:  # the first change is not counted, as with the commands' warm-up run
+            times.append(time.perf_counter() - started)
+    client.close()
+    return {"open": opened, "change": statistics.median(times), "runs": len(times), "document": str(source.relative_to(tree))}
+
+
 def machine():
     cpu = "unknown"
     for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -340,7 +418,7 @@ def mib(size):
     return f"{size / 2**20:,.0f} MiB"
 
 
-def render(results, growth, everyday, info, tools, load_before, load_after, other, command):
+def render(results, growth, everyday, editor, info, tools, load_before, load_after, other, command):
     lines = [BEGIN, "", f"Regenerate with `{command}`. Numbers are medians of several runs, each command's after one",
              "run that is not counted (so that all of them read their files from a warm page cache); lint, build and",
              "xmllint take turns, one run of each at a time, so that they are timed on the same machine (`measure_in_turn`",
@@ -395,8 +473,16 @@ def render(results, growth, everyday, info, tools, load_before, load_after, othe
                              f"{timing['dirty']['wall'] / timing['clean']['wall']:.2f}×")
             lines.append(f"| {name} (from {r['base']}) | {r['errors']:,} errors, {r['warnings']:,} warnings | " + " | ".join(cells) + " |")
         lines += ["", "Runs per command: " + ", ".join(f"{name}: {r['runs']}" for name, r in everyday.items()) + "."]
+    if editor:
+        lines += ["", "### In the editor: `msgc lsp`", "",
+                  f"`bench_editor` in the script opens `{editor['document']}` of the app preset's tree in `msgc lsp` and",
+                  "edits one of its headers back and forth (each edit makes that header's translations stale): the time",
+                  "from each `didChange` to the `publishDiagnostics` of that document, median of "
+                  f"{editor['runs']} edits, against a clean `msgc lint` of the same tree (above).", "",
+                  "| first check (didOpen) | didChange → publishDiagnostics | ÷ clean `msgc lint` |", "| --- | --- | --- |",
+                  f"| {ms(editor['open'])} | {ms(editor['change'])} | {editor['change'] / results['app']['lint']['wall']:.2f}× |"]
     lines += ["", "### Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
-    for name, measured, met in targets(results, growth, everyday):
+    for name, measured, met in targets(results, growth, everyday, editor):
         lines.append(f"| {name} | {measured} | {'yes' if met else '**no**'} |")
     lines += ["", "### Machine", "",
               f"- CPU: {info['cpu']}, {info['cores']} cores; memory {info['memory'] / 2**30:.0f} GiB",
@@ -411,8 +497,11 @@ def render(results, growth, everyday, info, tools, load_before, load_after, othe
     return "\n".join(lines)
 
 
-def targets(results, growth, everyday=None):
+def targets(results, growth, everyday=None, editor=None):
     rows = []
+    if editor and "app" in results:
+        ratio = editor["change"] / results["app"]["lint"]["wall"]
+        rows.append(("app: `msgc lsp` didChange → publishDiagnostics ≤ 0.5× clean `msgc lint`", f"{ratio:.2f}×", ratio <= 0.5))
     if "app" in results:
         lint = results["app"]["lint"]
         rows.append(("app: `msgc lint` ≤ 100 ms wall", ms(lint["wall"]), lint["wall"] <= 0.100))
@@ -485,6 +574,7 @@ def main(argv):
     results = {preset: bench_preset(preset, args.seed, msgc, pofilter) for preset in presets}
     growth = bench_growth(args.seed, msgc, results) if "10x" in results and "100x" in results else None
     everyday = bench_everyday(everyday_names, args.seed, msgc)
+    editor = bench_editor(args.seed, msgc) if "app" in results else None
     wall = time.perf_counter() - start[0]
     seconds = max(0.0, (busy_cpu_seconds() - start[1]) - (children_cpu_seconds() - start[2]))
     other = {"seconds": seconds, "wall": wall, "share": seconds / (wall * (os.cpu_count() or 1))}
@@ -493,7 +583,7 @@ def main(argv):
     command = "scripts/benchmark.py" + ("" if args.presets == "app,10x,100x" else f" --presets {args.presets}")
     if args.everyday != ",".join(EVERYDAY):
         command += f" --everyday '{args.everyday}'"
-    section = render(results, growth, everyday, machine(), versions(msgc, pofilter), load_before, load_after, other, command)
+    section = render(results, growth, everyday, editor, machine(), versions(msgc, pofilter), load_before, load_after, other, command)
     path = ROOT / "BENCHMARKS.md"
     text = path.read_text() if path.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
     if BEGIN in text and END in text:

@@ -25,7 +25,13 @@ public struct Compilation: Sendable {
 
     /// Reads and checks the content tree at `root`.
     public static func compile(root: URL) -> Compilation {
-        var (catalog, parseDiagnostics) = ContentTree(root: root).load()
+        compile(ContentTree(root: root))
+    }
+
+    /// Reads and checks `tree`, with the editor's text of its files where it has some
+    /// (`ContentTree.overlay`) and what earlier loads read (`ContentTree.cache`).
+    public static func compile(_ tree: ContentTree) -> Compilation {
+        var (catalog, parseDiagnostics) = tree.load()
         let localization = Localizer.localize(catalog)
         if let binding = catalog.config.map(LocaleBinding.init) { parseDiagnostics = parseDiagnostics.map { bindingLocale($0, binding) } }
         // A readable XLIFF file that cannot be used at all (no target language, or the source

@@ -15,9 +15,29 @@ public struct ContentTree: Sendable {
     /// The folder with every symbolic link resolved, to check containment against.
     private let resolvedRoot: String
 
-    public init(root: URL) {
+    /// Text an editor holds for files of the tree, by root-relative path: read instead of the
+    /// file on disk (the buffer wins), and read even when no such file exists yet.
+    public var overlay: [String: [UInt8]]
+    /// What earlier loads read, reused where a file's bytes are the same (`msgc lsp`).
+    public var cache: ReadCache?
+
+    public init(root: URL, overlay: [String: [UInt8]] = [:], cache: ReadCache? = nil) {
         self.root = root.standardizedFileURL
         self.resolvedRoot = Self.realPath(root.standardizedFileURL.path) ?? root.standardizedFileURL.path
+        self.overlay = overlay
+        self.cache = cache
+    }
+
+    /// The bytes of the file at root-relative `path`: the overlay's, else the disk's.
+    func bytes(of path: String, limit: Int) -> Result<[UInt8], FileReader.Failure> {
+        guard let bytes = overlay[path] else { return FileReader.bytes(at: url(for: path), limit: limit) }
+        return bytes.count > limit ? .failure(.tooLarge(bytes.count)) : .success(bytes)
+    }
+
+    /// The overlay's files under `folder` with one of `extensions`, which the walk may not find
+    /// (a file created in the editor and not saved yet).
+    private func overlayFiles(under folder: String, extensions: Set<String>) -> [String] {
+        overlay.keys.filter { $0.hasPrefix(folder + "/") && extensions.contains(($0 as NSString).pathExtension.lowercased()) }
     }
 
     /// Whether the folder exists.
@@ -33,7 +53,7 @@ public struct ContentTree: Sendable {
         var sources: [String: SourceFile] = [:]
 
         var config: ProjectConfig?
-        switch FileReader.bytes(at: root.appendingPathComponent(ProjectConfig.fileName), limit: ContentLimits.maxSourceBytes) {
+        switch bytes(of: ProjectConfig.fileName, limit: ContentLimits.maxSourceBytes) {
         case .success(let bytes):
             let (parsed, source, configDiagnostics) = ConfigParser.parse(bytes: bytes)
             config = parsed
@@ -48,11 +68,15 @@ public struct ContentTree: Sendable {
         }
 
         var messages: [Message] = []
-        let (sourcePaths, walkDiagnostics) = files(under: "messages", extensions: ["yaml", "yml"])
+        var (sourcePaths, walkDiagnostics) = files(under: "messages", extensions: ["yaml", "yml"])
         diagnostics += walkDiagnostics
         var translationFiles: [TranslationFile] = []
-        let (xliffPaths, xliffWalkDiagnostics) = files(under: "translations", extensions: ["xliff", "xlf"])
+        var (xliffPaths, xliffWalkDiagnostics) = files(under: "translations", extensions: ["xliff", "xlf"])
         diagnostics += xliffWalkDiagnostics
+        if !overlay.isEmpty {
+            sourcePaths = Self.sortedUnion(sourcePaths, overlayFiles(under: "messages", extensions: ["yaml", "yml"]))
+            xliffPaths = Self.sortedUnion(xliffPaths, overlayFiles(under: "translations", extensions: ["xliff", "xlf"]))
+        }
 
         let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"], reportingDanglingLinks: false)
 
@@ -62,9 +86,12 @@ public struct ContentTree: Sendable {
         let results = jobs.concurrentMap { job -> ParseResult in
             switch job {
             case .source(let path):
-                switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxSourceBytes) {
+                switch bytes(of: path, limit: ContentLimits.maxSourceBytes) {
                 case .success(let bytes):
-                    return .source(MessageSourceParser.parse(bytes: bytes, path: path))
+                    if let cached = cache?.source(path, bytes: bytes) { return .source(cached) }
+                    let parsed = MessageSourceParser.parse(bytes: bytes, path: path)
+                    cache?.store(source: parsed, path: path, bytes: bytes)
+                    return .source(parsed)
                 case .failure(let failure):
                     return .source(([], nil, [readFailure(failure, path: path)]))
                 }
@@ -88,10 +115,13 @@ public struct ContentTree: Sendable {
         // Each file's text is kept from this one read for snippets: a diagnostic in it never
         // reads it again.
         for (file, fileDiagnostics, source) in xliffPaths.concurrentMap({ path -> (TranslationFile, [Diagnostic], SourceFile?) in
-            switch FileReader.bytes(at: url(for: path), limit: ContentLimits.maxXLIFFBytes) {
+            switch bytes(of: path, limit: ContentLimits.maxXLIFFBytes) {
             case .success(let bytes):
+                if let cached = cache?.translation(path, bytes: bytes, fieldUnitIDs: fieldUnitIDs) { return cached }
                 let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: path, fieldUnitIDs: fieldUnitIDs)
-                return (file, diagnostics, XLIFFReader.snippetSource(bytes: bytes, path: path))
+                let read = (file, diagnostics, XLIFFReader.snippetSource(bytes: bytes, path: path))
+                cache?.store(translation: read, path: path, bytes: bytes, fieldUnitIDs: fieldUnitIDs)
+                return read
             case .failure(let failure):
                 let file = TranslationFile(
                     path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
@@ -163,6 +193,10 @@ public struct ContentTree: Sendable {
         case .failure(.tooLarge(let size)): return ImageAsset(path: path, problem: .tooLarge(byteCount: size))
         case .failure(.unreadable(let reason)): return ImageAsset(path: path, problem: .unreadable(reason))
         }
+    }
+
+    static func sortedUnion(_ paths: [String], _ more: [String]) -> [String] {
+        Set(paths + more).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// `path` with `.` segments removed and `..` applied, or nil when it is absolute, empty
@@ -278,4 +312,38 @@ private enum ParseJob: Sendable {
 private enum ParseResult: Sendable {
     case source(([Message], SourceFile?, [Diagnostic]))
     case image(ImageAsset)
+}
+
+/// What `ContentTree.load` read, kept for the next load of the same tree: a file whose bytes
+/// are the same is not parsed again. An XLIFF file's reading also depends on which unit ids are
+/// message fields, so it is reused only while those are the same. Loads may run on several
+/// threads; the cache locks around each lookup and store.
+public final class ReadCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sources: [String: (bytes: [UInt8], parsed: ([Message], SourceFile?, [Diagnostic]))] = [:]
+    private var translations: [String: (bytes: [UInt8], fieldUnitIDs: Set<String>, read: (TranslationFile, [Diagnostic], SourceFile?))] = [:]
+
+    public init() {}
+
+    func source(_ path: String, bytes: [UInt8]) -> ([Message], SourceFile?, [Diagnostic])? {
+        lock.withLock {
+            guard let entry = sources[path], entry.bytes == bytes else { return nil }
+            return entry.parsed
+        }
+    }
+
+    func store(source parsed: ([Message], SourceFile?, [Diagnostic]), path: String, bytes: [UInt8]) {
+        lock.withLock { sources[path] = (bytes, parsed) }
+    }
+
+    func translation(_ path: String, bytes: [UInt8], fieldUnitIDs: Set<String>) -> (TranslationFile, [Diagnostic], SourceFile?)? {
+        lock.withLock {
+            guard let entry = translations[path], entry.bytes == bytes, entry.fieldUnitIDs == fieldUnitIDs else { return nil }
+            return entry.read
+        }
+    }
+
+    func store(translation read: (TranslationFile, [Diagnostic], SourceFile?), path: String, bytes: [UInt8], fieldUnitIDs: Set<String>) {
+        lock.withLock { translations[path] = (bytes, fieldUnitIDs, read) }
+    }
 }

@@ -28,7 +28,7 @@ struct Msgc: ParsableCommand {
             2 usage or I/O failure (a file that cannot be read, an output that cannot be written).
             """,
         version: version,
-        subcommands: [Init.self, Lint.self, Extract.self, Pseudo.self, PreviewCommand.self, CoverageCommand.self, Build.self, Diff.self, Explain.self, Schema.self]
+        subcommands: [Init.self, Lint.self, Extract.self, Pseudo.self, PreviewCommand.self, CoverageCommand.self, Build.self, Diff.self, Explain.self, Schema.self, LSP.self]
     )
 
     static func main() {

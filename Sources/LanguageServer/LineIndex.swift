@@ -1,0 +1,122 @@
+/// Where each line of a document starts, to turn msgc's positions (1-based line, column in
+/// Unicode scalars) into LSP's (0-based line, character in UTF-16 code units) and back.
+///
+/// Lines break at LF, CR LF and a lone CR, as LSP defines them and as msgc's locations count
+/// them in YAML and XML.
+public struct LineIndex: Sendable {
+    public let text: [UInt8]
+    /// Byte offset of each line's first byte.
+    public private(set) var lineStarts: [Int] = [0]
+
+    public init(_ text: [UInt8]) {
+        self.text = text
+        var index = 0
+        while index < text.count {
+            switch text[index] {
+            case 0x0A:
+                lineStarts.append(index + 1)
+            case 0x0D:
+                if index + 1 < text.count, text[index + 1] == 0x0A { index += 1 }
+                lineStarts.append(index + 1)
+            default: break
+            }
+            index += 1
+        }
+    }
+
+    public init(_ text: String) { self.init(Array(text.utf8)) }
+
+    /// An LSP position.
+    public struct Position: Hashable, Sendable {
+        public var line: Int
+        public var character: Int
+        public init(line: Int, character: Int) {
+            self.line = line
+            self.character = character
+        }
+    }
+
+    /// The byte range of line `line` (0-based), without its line break.
+    func lineBytes(_ line: Int) -> Range<Int> {
+        guard line >= 0, line < lineStarts.count else { return text.count..<text.count }
+        let start = lineStarts[line]
+        var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : text.count
+        while end > start, text[end - 1] == 0x0A || text[end - 1] == 0x0D { end -= 1 }
+        return start..<end
+    }
+
+    /// The LSP position of msgc's `line` (1-based) and `column` (1-based, in scalars). A column
+    /// past the line's end is the line's end; a line past the document's end is its end.
+    public func position(line: Int, column: Int) -> Position {
+        let zeroLine = line - 1
+        guard zeroLine < lineStarts.count else {
+            let last = lineStarts.count - 1
+            return Position(line: last, character: utf16Length(lineBytes(last)))
+        }
+        let range = lineBytes(max(0, zeroLine))
+        var character = 0
+        var scalars = 0
+        var index = range.lowerBound
+        while index < range.upperBound, scalars < column - 1 {
+            let (length, units) = Self.scalar(at: index, in: text, end: range.upperBound)
+            index += length
+            character += units
+            scalars += 1
+        }
+        return Position(line: max(0, zeroLine), character: character)
+    }
+
+    /// The byte offset of an LSP position, clamped to its line.
+    public func offset(of position: Position) -> Int {
+        guard position.line >= 0 else { return 0 }
+        guard position.line < lineStarts.count else { return text.count }
+        let range = lineBytes(position.line)
+        var index = range.lowerBound
+        var character = 0
+        while index < range.upperBound, character < position.character {
+            let (length, units) = Self.scalar(at: index, in: text, end: range.upperBound)
+            index += length
+            character += units
+        }
+        return index
+    }
+
+    /// msgc's 1-based line and scalar column of an LSP position.
+    public func lineAndColumn(of position: Position) -> (line: Int, column: Int) {
+        let line = min(max(0, position.line), lineStarts.count - 1)
+        let offset = self.offset(of: Position(line: line, character: position.character))
+        var column = 1
+        var index = lineStarts[line]
+        while index < offset {
+            index += Self.scalar(at: index, in: text, end: offset).length
+            column += 1
+        }
+        return (line + 1, column)
+    }
+
+    private func utf16Length(_ range: Range<Int>) -> Int {
+        var index = range.lowerBound
+        var units = 0
+        while index < range.upperBound {
+            let (length, count) = Self.scalar(at: index, in: text, end: range.upperBound)
+            index += length
+            units += count
+        }
+        return units
+    }
+
+    /// The UTF-8 length of the scalar at `index` and its UTF-16 length (a byte that starts no
+    /// valid sequence counts as one byte and one unit, as a replacement character).
+    static func scalar(at index: Int, in text: [UInt8], end: Int) -> (length: Int, utf16: Int) {
+        let byte = text[index]
+        let length = switch byte {
+        case 0..<0x80: 1
+        case 0xC0..<0xE0: 2
+        case 0xE0..<0xF0: 3
+        case 0xF0..<0xF8: 4
+        default: 1
+        }
+        guard index + length <= end else { return (1, 1) }
+        return (length, length == 4 ? 2 : 1)
+    }
+}

@@ -1,0 +1,45 @@
+@testable import LanguageServer
+import Testing
+
+/// msgc's positions (1-based lines, columns in scalars) against LSP's (0-based, UTF-16 units).
+@Suite struct LineIndexTests {
+    /// Emoji (two UTF-16 units, four UTF-8 bytes), CJK (one unit, three bytes) and Arabic
+    /// (one unit, two bytes) on one line.
+    @Test func everyScriptOnOneLine() {
+        let line = "alt: \"🎉 限定 عرض\", tilte: x"
+        let index = LineIndex("first\n" + line + "\n")
+        let before = line[..<line.range(of: "tilte")!.lowerBound]
+        let column = before.unicodeScalars.count + 1
+        #expect(column == 18)
+        let position = index.position(line: 2, column: column)
+        // The emoji is one scalar but two UTF-16 units: one character more than columns.
+        #expect(position == .init(line: 1, character: before.utf16.count))
+        #expect(position.character == 18)
+        #expect(index.lineAndColumn(of: position) == (2, column))
+        #expect(index.offset(of: position) == "first\n".utf8.count + before.utf8.count)
+    }
+
+    @Test func emojiCountsTwoUnits() {
+        let index = LineIndex("🎉x")
+        #expect(index.position(line: 1, column: 2) == .init(line: 0, character: 2))
+        #expect(index.lineAndColumn(of: .init(line: 0, character: 2)) == (1, 2))
+        #expect(index.offset(of: .init(line: 0, character: 2)) == 4)
+    }
+
+    @Test func lineBreaksAreLFCRLFAndLoneCR() {
+        let index = LineIndex("a\nb\r\nc\rd")
+        #expect(index.lineStarts == [0, 2, 5, 7])
+        #expect(index.position(line: 4, column: 1) == .init(line: 3, character: 0))
+        #expect(index.position(line: 3, column: 2) == .init(line: 2, character: 1))
+        #expect(index.lineAndColumn(of: .init(line: 1, character: 1)) == (2, 2))
+    }
+
+    @Test func noFinalNewlineAndPositionsPastTheEnd() {
+        let index = LineIndex("ab\ncd")
+        #expect(index.position(line: 2, column: 3) == .init(line: 1, character: 2))
+        #expect(index.position(line: 2, column: 99) == .init(line: 1, character: 2))
+        #expect(index.position(line: 9, column: 1) == .init(line: 1, character: 2))
+        #expect(index.offset(of: .init(line: 7, character: 0)) == 5)
+        #expect(index.offset(of: .init(line: 0, character: 99)) == 2)
+    }
+}
