@@ -55,8 +55,9 @@ enum HoverText {
         var seen = Set<String>()
         for localized in localization.candidates + localization.partials
         where localized.message.product.value == message.product.value && localized.message.key.value == message.key.value
-            && !localized.isSource && seen.insert(localized.locale).inserted {
+            && !localized.isSource && !seen.contains(localized.locale) {
             if let text = localized.text(field)?.value {
+                seen.insert(localized.locale)
                 let count = measure.count(nfc(text))
                 rows.append("| \(localized.locale) | \(count) | \(count > limit ? "over by \(count - limit)" : "fits") |")
             }

@@ -155,6 +155,13 @@ import Testing
         #expect(text.contains("**en-US** (source): 62 of 144"))
         #expect(text.contains("| ja | 23 | fits |"))
 
+        // Hover over a source header: its lengths and each translation's.
+        let headerLine = edited.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("    header: Stay with Reader Premium") }!
+        let sourceHover = try client.request("textDocument/hover", ["textDocument": ["uri": sourceURI], "position": ["line": headerLine, "character": 16]])
+        let sourceText = ((sourceHover["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        #expect(sourceText.contains("**en-US** (source): 24 of 66 UTF-16 units, fits — 24 graphemes · 24 scalars · 24 UTF-16 units · 24 UTF-8 bytes"), "\(sourceText)")
+        #expect(sourceText.contains("| de-DE | – | stale |"), "\(sourceText)")
+
         // A malformed message and an unknown method are answered; the server goes on.
         client.sendRaw(Data("Content-Length: 6\r\n\r\n{oops}".utf8))
         let parseError = try client.response(id: nil)
