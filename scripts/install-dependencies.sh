@@ -6,7 +6,7 @@
 set -euo pipefail
 
 missing=()
-for package in libxml2-dev libssl-dev zlib1g-dev pkg-config "$@"; do
+for package in libxml2-dev libssl-dev zlib1g-dev libcurl4-openssl-dev pkg-config "$@"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -65,6 +65,28 @@ public enum BundleReader {
         return BundleContents(manifest: manifest, files: files, messageBodies: messageBodies, defaultTargets: defaultTargets)
     }
 
+    /// Reads the bundle in `folder` and checks every file against its manifest: each entry's
+    /// SHA-256, and the digest over the whole file list (a file added, removed or changed after
+    /// msgc wrote the bundle fails it).
+    public static func readVerified(_ folder: URL, displayPath: String) throws(Failure) -> BundleContents {
+        let contents = try read(folder, displayPath: displayPath)
+        var hashes: [String: String] = [:]
+        for file in contents.files {
+            // Streamed: a stray file of any size costs a megabyte of memory, not its size.
+            guard let hash = Digest.sha256Hex(ofFileAt: folder.appendingPathComponent(file).path) else {
+                throw Failure("'\(displayPath)/\(file)' cannot be read")
+            }
+            hashes[file] = hash
+        }
+        for entry in contents.manifest.entries where hashes[entry.file] != entry.sha256 {
+            throw Failure("'\(displayPath)' is damaged: '\(entry.file)' does not have the SHA-256 its manifest records")
+        }
+        guard BundleBuilder.digest(ofSHA256: hashes) == contents.manifest.digest else {
+            throw Failure("'\(displayPath)' is damaged: its files do not match the manifest's digest (a file was added, removed or changed after msgc wrote it)")
+        }
+        return contents
+    }
+
     // MARK: - manifest.json
 
     public static func parseManifest(_ bytes: [UInt8], path: String) throws(Failure) -> Manifest {

@@ -81,6 +81,12 @@ import Testing
             .run(["diff", "old", "new"]),
         ]),
         Case("schema-unknown", "schema", "xliff"),
+        Case("apply-no-bundle", "apply", "missing", "--key-file", "none.p8", "--key-id", "K", "--issuer-id", "I"),
+        Case("apply-no-key", [.run(["build", "--environment", "sandbox", "--quiet"]), .run(["apply", "build/sandbox"])]),
+        Case("apply-not-a-key", [
+            .run(["build", "--environment", "sandbox", "--quiet"]), .write("key.p8", "-----BEGIN PRIVATE KEY-----\nnot a key\n"),
+            .run(["apply", "build/sandbox", "--key-file", "key.p8", "--key-id", "K", "--issuer-id", "I"]),
+        ]),
         Case("init", "init", "new"),
         Case("init-not-empty", "init", "content"),
         Case("diff-not-a-bundle", [.write("old/notes.txt", "x"), .run(["diff", "old", "old"])]),
@@ -105,7 +111,7 @@ import Testing
                 #expect(text.contains(old), "\(path) does not hold '\(old)'")
                 try MsgcRunner.write([path: text.replacingOccurrences(of: old, with: new)], into: folder)
             case .run(let arguments):
-                let result = try MsgcRunner.run(arguments, in: folder, environment: ["NO_COLOR": "1", "COLUMNS": "80"])
+                let result = try MsgcRunner.run(arguments, in: folder, environment: ["NO_COLOR": "1", "COLUMNS": "80", "MSGC_KEY_FILE": "", "MSGC_KEY_ID": "", "MSGC_ISSUER_ID": ""])
                 transcript = "$ msgc \(arguments.joined(separator: " "))\nstatus: \(result.status)\n"
                     + "--- stdout\n\(result.stdout)--- stderr\n\(result.stderr)"
             }

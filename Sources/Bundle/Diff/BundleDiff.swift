@@ -111,27 +111,11 @@ public struct BundleDiff: Sendable {
 
     /// Reads a bundle and checks that its files are the ones its manifest describes.
     static func load(_ url: URL, path: String) throws(Failure) -> BundleContents {
-        let contents: BundleContents
         do {
-            contents = try BundleReader.read(url, displayPath: path)
+            return try BundleReader.readVerified(url, displayPath: path)
         } catch {
             throw Failure(error.description)
         }
-        var hashes: [String: String] = [:]
-        for file in contents.files {
-            // Streamed: a stray file of any size costs a megabyte of memory, not its size.
-            guard let hash = Digest.sha256Hex(ofFileAt: url.appendingPathComponent(file).path) else {
-                throw Failure("'\(path)/\(file)' cannot be read")
-            }
-            hashes[file] = hash
-        }
-        for entry in contents.manifest.entries where hashes[entry.file] != entry.sha256 {
-            throw Failure("'\(path)' is damaged: '\(entry.file)' does not have the SHA-256 its manifest records")
-        }
-        guard BundleBuilder.digest(ofSHA256: hashes) == contents.manifest.digest else {
-            throw Failure("'\(path)' is damaged: its files do not match the manifest's digest (a file was added, removed or changed after msgc wrote it)")
-        }
-        return contents
     }
 
     static func compare(old: BundleContents, oldPath: String, new: BundleContents, newPath: String) -> BundleDiff {

@@ -1,0 +1,212 @@
+import Apply
+import ArgumentParser
+import Bundle
+import Compiler
+import Diagnostics
+import Foundation
+
+/// The credentials of Apple's API, from options or the environment.
+struct AppleCredentialOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The In-App Purchase key (.p8) from App Store Connect (or MSGC_KEY_FILE).", valueName: "file"))
+    var keyFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("The key's id (or MSGC_KEY_ID).", valueName: "id"))
+    var keyId: String?
+
+    @Option(name: .long, help: ArgumentHelp("The issuer id of the team's keys (or MSGC_ISSUER_ID).", valueName: "id"))
+    var issuerId: String?
+
+    @Option(name: .long, help: ArgumentHelp("Another base URL for Apple's API: a proxy or a test server (default: Apple's host for the environment).", valueName: "url"))
+    var apiBase: String?
+
+    /// The credentials for `bundleID`, or a usage error that names what is missing.
+    func credentials(bundleID: String) throws -> Credentials {
+        let environment = ProcessInfo.processInfo.environment
+        func value(_ option: String?, _ variable: String, _ flag: String) throws -> String {
+            guard let found = option ?? environment[variable], !found.isEmpty else {
+                throw ValidationError("give \(flag) or set \(variable)")
+            }
+            return found
+        }
+        let file = try value(keyFile, "MSGC_KEY_FILE", "--key-file")
+        let keyID = try value(keyId, "MSGC_KEY_ID", "--key-id")
+        let issuerID = try value(issuerId, "MSGC_ISSUER_ID", "--issuer-id")
+        do {
+            return try Credentials(keyFile: file, keyID: keyID, issuerID: issuerID, bundleID: bundleID)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func base() throws -> URL? {
+        guard let apiBase else { return nil }
+        guard let url = URL(string: apiBase), let scheme = url.scheme?.lowercased(), ["https", "http"].contains(scheme), url.host != nil,
+              url.query == nil, url.fragment == nil else {
+            throw ValidationError("--api-base '\(apiBase)' is not an http(s) URL without query or fragment")
+        }
+        return url
+    }
+}
+
+extension Msgc {
+    struct ApplyCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "apply",
+            abstract: "Take a bundle to Apple: upload what Apple lacks, then configure approved defaults.",
+            discussion: """
+                Verifies the bundle against its manifest first (every file's SHA-256 and the digest) \
+                and sends nothing if it fails. Reads Apple's message and image lists, uploads in the \
+                manifest's order only what Apple does not hold (so a second run, or one after a kill, \
+                sends no upload twice), then configures each default whose message and images Apple \
+                has approved (in production; sandbox approves by itself). Requests are paced by Apple's \
+                limits per endpoint (1 a second in production, a tenth of that in sandbox; \
+                configurations ten times as many), wait as a 429's Retry-After says, and are retried \
+                after a 500 or a dropped connection.
+
+                Exit status: 0 everything applied; 1 Apple refused content (or a cap was reached); \
+                2 usage, I/O, a bundle that fails its checks, credentials Apple refuses or a service \
+                that does not answer; 3 applied what it could, the rest waits for Apple's review: run \
+                again later.
+                """)
+
+        @Argument(help: ArgumentHelp("The bundle folder `msgc build` wrote.", valueName: "bundle"))
+        var bundle: String
+
+        @OptionGroup var apple: AppleCredentialOptions
+
+        @Flag(name: .long, help: "Read Apple's lists and say what would be sent; change nothing at Apple.")
+        var dryRun = false
+
+        @Option(name: .long, help: ArgumentHelp("Uploads per second per endpoint (default: Apple's documented limit for the environment).", valueName: "n"))
+        var rate: Double?
+
+        @Flag(name: .long, help: "Print only the summary and what went wrong.")
+        var quiet = false
+
+        func validate() throws {
+            if let rate, !(rate > 0 && rate <= 1000) { throw ValidationError("--rate must be a number of requests per second above 0") }
+        }
+
+        func run() throws {
+            let folder = URL(fileURLWithPath: bundle)
+            let contents: BundleContents
+            do {
+                contents = try BundleReader.readVerified(folder, displayPath: bundle)
+            } catch {
+                Output.error("\(error); nothing was sent")
+                throw Outcome.Status.failure.exitCode
+            }
+            let credentials = try apple.credentials(bundleID: contents.manifest.bundleId)
+            let applier = Applier(
+                contents: contents, folder: folder, credentials: credentials, base: try apple.base(), rate: rate, dryRun: dryRun)
+            let bar = ProgressOutput(quiet: quiet)
+            let report = applier.run { done, total, entry, result in bar.show(done, total, entry, result) }
+            bar.finish()
+            var summary = report.summary
+            if dryRun { summary.insert("dry run: nothing was changed at Apple", at: 0) }
+            summary.append("\(report.requests) request\(report.requests == 1 ? "" : "s") to Apple (\(report.rateLimited) answered 429, \(report.retries) retried)")
+            for (entry, result) in report.results {
+                switch result {
+                case .refused(let why): summary.append("refused: \(Self.name(entry)): \(why)")
+                case .waiting(let why): summary.append("waiting: \(Self.name(entry)): \(why)")
+                default: continue
+                }
+            }
+            if let failure = report.failure { summary.append("stopped: \(failure)") }
+            if report.status == .waiting { summary.append("Apple reviews what was uploaded; run msgc apply again once it is approved") }
+            Output.write(summary.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
+            let status: Outcome.Status = switch report.status {
+            case .applied: .success
+            case .refused: .findings
+            case .failed: .failure
+            case .waiting: .waiting
+            }
+            if status != .success { throw status.exitCode }
+        }
+
+        static func name(_ entry: Manifest.Entry) -> String {
+            switch entry.operation {
+            case .uploadImage: "image \(entry.source) (\(entry.imageSize?.rawValue ?? ""))"
+            case .uploadMessage: "message \(entry.product ?? "")/\(entry.key ?? "") in \(entry.locale ?? "")"
+            case .configureDefault: "default of \(entry.product ?? "") in \(entry.locale ?? "")"
+            }
+        }
+    }
+
+    struct StateCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "state", abstract: "What Apple holds, as the state file build and coverage read.",
+            subcommands: [Fetch.self])
+
+        struct Fetch: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Write Apple's message and image lists as a state file (`msgc build --state`).")
+
+            @Option(name: .long, help: "The environment to read: sandbox or production.")
+            var environment: Environment
+
+            @Option(name: .long, help: ArgumentHelp("The app's bundle id, as in msgc.yaml.", valueName: "id"))
+            var bundleId: String
+
+            @Option(name: .long, help: ArgumentHelp("Where to write the state file.", valueName: "file"))
+            var out: String
+
+            @OptionGroup var apple: AppleCredentialOptions
+
+            func run() throws {
+                let credentials = try apple.credentials(bundleID: bundleId)
+                let bytes: [UInt8]
+                do {
+                    bytes = try StateReader.document(
+                        base: try apple.base() ?? Applier.host(environment), credentials: credentials, environment: environment)
+                } catch {
+                    Output.error("\(error); nothing was written")
+                    throw Outcome.Status.failure.exitCode
+                }
+                do {
+                    try FileOutput.write(bytes, to: URL(fileURLWithPath: out))
+                } catch {
+                    Output.error("\(error)")
+                    throw Outcome.Status.failure.exitCode
+                }
+                Output.write("wrote \(out): Apple's message and image lists for \(environment.rawValue)\n", to: .standardOutput)
+            }
+        }
+    }
+}
+
+/// Progress of `msgc apply`: a bar redrawn in place on a terminal, a line per request elsewhere
+/// (CI logs), both on standard error.
+final class ProgressOutput {
+    private let isTerminal = isatty(2) == 1
+    private let quiet: Bool
+    private var drewBar = false
+
+    init(quiet: Bool) { self.quiet = quiet }
+
+    func show(_ done: Int, _ total: Int, _ entry: Manifest.Entry, _ result: Applier.Result) {
+        guard !quiet else { return }
+        let what = switch result {
+        case .uploaded: "uploaded"
+        case .alreadyHeld: "already at Apple"
+        case .configured: "configured"
+        case .waiting: "waits for review"
+        case .refused: "refused"
+        case .planned: "would send"
+        }
+        let line = "[\(done)/\(total)] \(what): \(Msgc.ApplyCommand.name(entry))"
+        if isTerminal {
+            let width = 30
+            let filled = total == 0 ? width : width * done / total
+            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            Output.write("\r\u{1B}[K[\(bar)] \(done)/\(total) " + TerminalText.escaped(String(line.prefix(80))), to: .standardError)
+            drewBar = true
+        } else {
+            Output.write(TerminalText.escaped(line) + "\n", to: .standardError)
+        }
+    }
+
+    func finish() {
+        if drewBar { Output.write("\n", to: .standardError) }
+    }
+}

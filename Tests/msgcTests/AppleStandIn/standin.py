@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""A stand-in for Apple's Retention Messaging API, on loopback, for msgc's tests.
+
+It serves the documented paths, bodies and error objects ({"errorCode", "errorMessage"}),
+verifies each request's ES256 JWT against a key it makes itself (written as a .p8 file for
+msgc), limits each endpoint's rate with 429 and a Retry-After in UNIX milliseconds, answers
+409 to a reused identifier, keeps review states (sandbox approves at once, production leaves
+uploads PENDING until /_standin/approve), and injects faults on request.
+
+Usage: standin.py CONFIG.json — prints "PORT <n>" once it listens on 127.0.0.1 and serves
+until its standard input closes. CONFIG holds:
+  keyOut       where to write the private key (PKCS #8 PEM, as App Store Connect gives it)
+  keyId, issuerId, bundleId   what tokens must carry
+  environment  "sandbox" or "production"
+  rate         requests per second per endpoint before 429 (default 1000)
+  fail500      {"ENDPOINT": n}: the first n requests to ENDPOINT get 500
+  dropAfterStore  n: the n-th message upload is stored, then the connection is closed unanswered
+  messageCap   uploads beyond this many messages get 403 MaximumNumberOfMessagesReachedError
+  preload      {"messages": {id: state}, "images": {id: [state, size]}}
+ENDPOINT is one of listMessages, listImages, uploadImage, uploadMessage, configureDefault.
+
+GET /_standin/log returns what was asked and what is held; POST /_standin/approve approves all.
+"""
+
+import json
+import re
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import jwt
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+ERRORS = {
+    "MessageAlreadyExists": (409, 4090001), "ImageAlreadyExists": (409, 4090000),
+    "MaximumNumberOfMessagesReached": (403, 4030016), "MaximumNumberOfImagesReached": (403, 4030014),
+    "MessageNotApproved": (403, 4030017), "ImageNotApproved": (403, 4030018), "MessageNotFound": (404, 4040015),
+    "RateLimitExceeded": (429, 4290000), "GeneralInternal": (500, 5000000), "HeaderTooLong": (400, 4000162),
+    "InvalidImage": (400, 4000161), "GeneralBadRequest": (400, 4000000),
+}
+UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+ROUTES = [
+    ("GET", re.compile(r"^/inApps/v1/messaging/message/list$"), "listMessages"),
+    ("GET", re.compile(r"^/inApps/v1/messaging/image/list$"), "listImages"),
+    ("PUT", re.compile(rf"^/inApps/v1/messaging/image/({UUID})$"), "uploadImage"),
+    ("PUT", re.compile(rf"^/inApps/v1/messaging/message/({UUID})$"), "uploadMessage"),
+    ("PUT", re.compile(r"^/inApps/v1/messaging/default/([A-Za-z0-9._-]+)/([A-Za-z0-9-]+)$"), "configureDefault"),
+]
+
+
+class State:
+    def __init__(self, config):
+        self.config = config
+        self.lock = threading.Lock()
+        preload = config.get("preload", {})
+        self.messages = dict(preload.get("messages", {}))
+        self.images = {k: tuple(v) for k, v in preload.get("images", {}).items()}
+        self.defaults = {}
+        self.log = []
+        self.window = {}
+        self.blocked_until = {}
+        self.early = 0  # requests that came before the Retry-After they were given
+        self.fail500 = dict(config.get("fail500", {}))
+        self.uploads = 0
+        self.message_images = {}
+
+
+def make_handler(state, public_key):
+    config = state.config
+    rate = config.get("rate", 1000)
+    review = config.get("environment") == "production"
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def reply(self, status, body=None, headers=None):
+            data = b"" if body is None else json.dumps(body).encode()
+            self.send_response(status)
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            if body is not None:
+                self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def error(self, name, message, headers=None):
+            status, code = ERRORS[name]
+            self.reply(status, {"errorCode": code, "errorMessage": message}, headers)
+
+        def do_GET(self):
+            self.handle_request("GET")
+
+        def do_PUT(self):
+            self.handle_request("PUT")
+
+        def do_POST(self):
+            self.handle_request("POST")
+
+        def handle_request(self, method):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            path, _, query = self.path.partition("?")
+            if path == "/_standin/log":
+                with state.lock:
+                    return self.reply(200, {"log": state.log, "messages": state.messages,
+                                            "images": {k: list(v) for k, v in state.images.items()},
+                                            "defaults": state.defaults, "early": state.early})
+            if path == "/_standin/approve" and method == "POST":
+                with state.lock:
+                    state.messages = {k: "APPROVED" for k in state.messages}
+                    state.images = {k: ("APPROVED", v[1]) for k, v in state.images.items()}
+                return self.reply(200, {})
+            route = next(((name, m) for (verb, pattern, name) in ROUTES if verb == method and (m := pattern.match(path))), None)
+            entry = {"method": method, "path": path, "query": query}
+            with state.lock:
+                state.log.append(entry)
+            if route is None:
+                entry["status"] = 404
+                return self.reply(404, {"errorCode": 4040000, "errorMessage": "no such path"})
+            name, match = route
+            entry["endpoint"] = name
+            # Authentication first, as Apple does: a bad token never reaches the limits.
+            auth = self.headers.get("Authorization", "")
+            try:
+                token = auth.removeprefix("Bearer ")
+                if jwt.get_unverified_header(token).get("kid") != config["keyId"]:
+                    raise ValueError("unknown key")
+                claims = jwt.decode(token, public_key, algorithms=["ES256"], audience="appstoreconnect-v1",
+                                    issuer=config["issuerId"], options={"require": ["exp", "iat", "iss", "aud", "bid"]})
+                if claims["bid"] != config["bundleId"] or claims["exp"] - claims["iat"] > 3600:
+                    raise ValueError("bad claims")
+            except Exception:
+                entry["status"] = 401
+                return self.reply(401)
+            now = time.time()
+            with state.lock:
+                if now < state.blocked_until.get(name, 0):
+                    state.early += 1
+                window = [t for t in state.window.get(name, []) if t > now - 1]
+                if len(window) >= rate:
+                    retry = window[0] + 1
+                    state.blocked_until[name] = retry
+                    state.window[name] = window
+                    entry["status"] = 429
+                    return self.error("RateLimitExceeded", "rate limit exceeded", {"Retry-After": str(int(retry * 1000) + 1)})
+                window.append(now)
+                state.window[name] = window
+                if state.fail500.get(name, 0) > 0:
+                    state.fail500[name] -= 1
+                    entry["status"] = 500
+                    return self.error("GeneralInternal", "try again")
+            with state.lock:
+                return self.route(name, match, body, query, entry)
+
+        def route(self, name, match, body, query, entry):
+            pending = "PENDING" if review else "APPROVED"
+            if name == "listMessages":
+                entry["status"] = 200
+                return self.reply(200, {"messageIdentifiers": [
+                    {"messageIdentifier": k, "messageState": v} for k, v in sorted(state.messages.items())]})
+            if name == "listImages":
+                entry["status"] = 200
+                return self.reply(200, {"imageIdentifiers": [
+                    {"imageIdentifier": k, "imageState": v[0], "imageSize": v[1]} for k, v in sorted(state.images.items())]})
+            if name == "uploadImage":
+                identifier = match.group(1)
+                size = dict(p.split("=", 1) for p in query.split("&") if "=" in p).get("imageSize")
+                if identifier in state.images:
+                    entry["status"] = 409
+                    return self.error("ImageAlreadyExists", "image exists")
+                if not body.startswith(b"\x89PNG\r\n\x1a\n") or size not in ("FULL_SIZE", "BULLET_POINT"):
+                    entry["status"] = 400
+                    return self.error("InvalidImage", "not a PNG")
+                state.images[identifier] = (pending, size)
+                entry["status"] = 200
+                return self.reply(200)
+            if name == "uploadMessage":
+                identifier = match.group(1)
+                if identifier in state.messages:
+                    entry["status"] = 409
+                    return self.error("MessageAlreadyExists", "message exists")
+                cap = config.get("messageCap")
+                if cap is not None and len(state.messages) >= cap:
+                    entry["status"] = 403
+                    return self.error("MaximumNumberOfMessagesReached", "2,000 messages")
+                try:
+                    message = json.loads(body)
+                    assert isinstance(message["header"], str) and isinstance(message["body"], str)
+                except Exception:
+                    entry["status"] = 400
+                    return self.error("GeneralBadRequest", "body is not an UploadMessageRequestBody")
+                if len(message["header"]) > 66:
+                    entry["status"] = 400
+                    return self.error("HeaderTooLong", "header too long")
+                state.messages[identifier] = pending
+                state.message_images[identifier] = [i for i in [(message.get("image") or {}).get("imageIdentifier")]
+                                                    + [b.get("imageIdentifier") for b in message.get("bulletPoints", [])] if i]
+                state.uploads += 1
+                if config.get("dropAfterStore") == state.uploads:
+                    entry["status"] = "dropped"
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                entry["status"] = 200
+                return self.reply(200)
+            if name == "configureDefault":
+                product, locale = match.group(1), match.group(2)
+                identifier = json.loads(body or b"{}").get("messageIdentifier")
+                if identifier not in state.messages:
+                    entry["status"] = 404
+                    return self.error("MessageNotFound", "no such message")
+                if state.messages[identifier] != "APPROVED":
+                    entry["status"] = 403
+                    return self.error("MessageNotApproved", "message not approved")
+                if any(state.images.get(i, ("",))[0] != "APPROVED" for i in state.message_images.get(identifier, [])):
+                    entry["status"] = 403
+                    return self.error("ImageNotApproved", "image not approved")
+                state.defaults[f"{product}/{locale}"] = identifier
+                entry["status"] = 200
+                return self.reply(200)
+
+    return Handler
+
+
+def main():
+    config = json.load(open(sys.argv[1]))
+    private = ec.generate_private_key(ec.SECP256R1())
+    with open(config["keyOut"], "wb") as out:
+        out.write(private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                        serialization.NoEncryption()))
+    state = State(config)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(state, private.public_key()))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(f"PORT {server.server_address[1]}", flush=True)
+    sys.stdin.read()  # until the test closes it
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

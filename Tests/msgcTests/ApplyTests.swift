@@ -1,0 +1,251 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `msgc apply` and `msgc state fetch` against a stand-in of Apple's service on loopback
+/// (AppleStandIn/standin.py), which the tests start and stop themselves: JWT verification,
+/// per-endpoint rate limits with 429 and Retry-After, 409 on reuse, review states, and faults.
+@Suite(.serialized, .enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
+struct ApplyTests {
+    static let bundleID = "com.example.parla"
+
+    /// A bundle of the example content for `environment`, in a fresh folder.
+    static func bundle(_ environment: String) throws -> (folder: URL, bundle: URL) {
+        let folder = try MsgcRunner.temporaryFolder()
+        let bundle = folder.appendingPathComponent("bundle")
+        let build = try MsgcRunner.run(["build", "--content", "content", "--environment", environment, "--out", bundle.path, "--quiet"])
+        #expect(build.status == 0, "\(build.stderr)")
+        return (folder, bundle)
+    }
+
+    static func apply(_ bundle: URL, _ standIn: StandIn, keyID: String = StandIn.keyID, extra: [String] = []) throws -> MsgcRunner.Result {
+        try MsgcRunner.run(["apply", bundle.path, "--key-file", standIn.keyFile.path, "--key-id", keyID, "--issuer-id", StandIn.issuerID,
+                            "--api-base", standIn.base, "--rate", "200"] + extra)
+    }
+
+    @Test func sandboxAppliesEverythingThroughFaultsAndASecondRunSendsNoUpload() throws {
+        let (folder, bundle) = try Self.bundle("sandbox")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let standIn = try StandIn(folder: folder, environment: "sandbox", extra: ["rate": 25, "fail500": ["uploadMessage": 2], "dropAfterStore": 5])
+        defer { standIn.stop() }
+
+        let first = try Self.apply(bundle, standIn)
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.hasPrefix("images: 6 uploaded\nmessages: 71 uploaded, 1 already at Apple\ndefault configurations: 20 configured\n"), "\(first.stdout)")
+        let log = try standIn.log()
+        #expect(log.early == 0, "a request came before the Retry-After it was given")
+        #expect(log.messages.count == 72)
+        #expect(log.defaults.count == 20)
+        #expect(log.entries.contains { $0.status == "429" }, "the rate limit was never reached: the test shows nothing")
+        #expect(log.entries.filter { $0.endpoint == "uploadMessage" && $0.status == "500" }.count == 2)
+
+        let second = try Self.apply(bundle, standIn)
+        #expect(second.status == 0)
+        #expect(second.stdout.hasPrefix("images: 0 uploaded, 6 already at Apple\nmessages: 0 uploaded, 72 already at Apple\ndefault configurations: 20 configured\n"), "\(second.stdout)")
+        let uploadsAfter = try standIn.log().entries.dropFirst(log.entries.count).filter { $0.endpoint == "uploadMessage" || $0.endpoint == "uploadImage" }
+        #expect(uploadsAfter.isEmpty, "the second run uploaded again: \(uploadsAfter)")
+    }
+
+    @Test func productionWaitsForReviewThenConfigures() throws {
+        let (folder, bundle) = try Self.bundle("production")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let standIn = try StandIn(folder: folder, environment: "production")
+        defer { standIn.stop() }
+
+        let first = try Self.apply(bundle, standIn)
+        #expect(first.status == 3, "\(first.stdout)")
+        #expect(first.stdout.contains("default configurations: 0 configured, 20 waiting for review"), "\(first.stdout)")
+        #expect(first.stdout.contains("run msgc apply again once it is approved"))
+        #expect(try standIn.log().defaults.isEmpty)
+
+        try standIn.approve()
+        let second = try Self.apply(bundle, standIn)
+        #expect(second.status == 0, "\(second.stdout)")
+        #expect(second.stdout.contains("messages: 0 uploaded, 72 already at Apple\ndefault configurations: 20 configured"), "\(second.stdout)")
+        #expect(try standIn.log().defaults.count == 20)
+    }
+
+    @Test func aCapReachedEarlyStopsThatEndpoint() throws {
+        let (folder, bundle) = try Self.bundle("sandbox")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let standIn = try StandIn(folder: folder, environment: "sandbox", extra: ["messageCap": 10])
+        defer { standIn.stop() }
+        let result = try Self.apply(bundle, standIn)
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("messages: 10 uploaded, 62 refused"), "\(result.stdout)")
+        let refusals = try standIn.log().entries.filter { $0.endpoint == "uploadMessage" && $0.status == "403" }
+        #expect(refusals.count == 1, "after the cap, msgc kept sending: \(refusals.count) refusals")
+    }
+
+    @Test func aKeyTheServerDoesNotKnowStopsAtOnce() throws {
+        let (folder, bundle) = try Self.bundle("sandbox")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let standIn = try StandIn(folder: folder, environment: "sandbox")
+        defer { standIn.stop() }
+        let result = try Self.apply(bundle, standIn, keyID: "OTHERKEY1")
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("Apple refused the credentials (401)"))
+        #expect(try standIn.log().entries.count == 1, "a refused key must not be retried")
+        #expect(!result.stdout.contains("BEGIN") && !result.stderr.contains("Bearer"))
+    }
+
+    @Test func aTamperedBundleSendsNothing() throws {
+        let (folder, bundle) = try Self.bundle("sandbox")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let message = try #require(try FileManager.default.contentsOfDirectory(atPath: bundle.appendingPathComponent("messages").path).first)
+        let url = bundle.appendingPathComponent("messages/\(message)")
+        try Data(try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "\"header\": \"", with: "\"header\": \"Now ").utf8).write(to: url)
+        let standIn = try StandIn(folder: folder, environment: "sandbox")
+        defer { standIn.stop() }
+        let result = try Self.apply(bundle, standIn)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("is damaged"), "\(result.stderr)")
+        #expect(try standIn.log().entries.isEmpty)
+    }
+
+    /// A kill -9 in the middle, then a run to the end: every upload reached Apple once.
+    @Test func aKilledRunResumesWithoutUploadingTwice() throws {
+        let (folder, bundle) = try Self.bundle("sandbox")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let standIn = try StandIn(folder: folder, environment: "sandbox")
+        defer { standIn.stop() }
+        let process = Process()
+        process.executableURL = MsgcRunner.executable
+        process.arguments = ["apply", bundle.path, "--key-file", standIn.keyFile.path, "--key-id", StandIn.keyID, "--issuer-id", StandIn.issuerID,
+                             "--api-base", standIn.base, "--rate", "20"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let partial = try standIn.log().messages.count
+        #expect(partial > 0 && partial < 72, "the kill came at \(partial) messages")
+
+        let rest = try Self.apply(bundle, standIn)
+        #expect(rest.status == 0, "\(rest.stdout)")
+        let log = try standIn.log()
+        #expect(log.messages.count == 72)
+        let stored = log.entries.filter { $0.endpoint == "uploadMessage" && $0.status == "200" }.map(\.path)
+        #expect(Set(stored).count == stored.count, "a message was uploaded twice")
+    }
+
+    @Test func stateFetchWritesWhatBuildReads() throws {
+        let (folder, bundle) = try Self.bundle("sandbox")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let standIn = try StandIn(folder: folder, environment: "sandbox")
+        defer { standIn.stop() }
+        #expect(try Self.apply(bundle, standIn).status == 0)
+        let state = folder.appendingPathComponent("state.json")
+        let fetch = try MsgcRunner.run(["state", "fetch", "--environment", "sandbox", "--bundle-id", Self.bundleID, "--out", state.path,
+                                        "--key-file", standIn.keyFile.path, "--key-id", StandIn.keyID, "--issuer-id", StandIn.issuerID,
+                                        "--api-base", standIn.base])
+        #expect(fetch.status == 0, "\(fetch.stderr)")
+        let next = folder.appendingPathComponent("next")
+        let build = try MsgcRunner.run(["build", "--content", "content", "--environment", "sandbox", "--state", state.path, "--out", next.path])
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.stdout.contains("Apple already holds 78 of its uploads (present)"), "\(build.stdout)")
+    }
+}
+
+/// The stand-in server, started on loopback for one test and stopped after it.
+final class StandIn {
+    static let keyID = "TESTKEY42"
+    static let issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+
+    /// Python with PyJWT and cryptography: scripts/test.sh's venv, else python3 if it has them.
+    static let python: String? = {
+        var candidates: [String] = []
+        if let venv = ProcessInfo.processInfo.environment["MSGC_APPLE_LIBRARY_PYTHON"] { candidates.append(venv) }
+        candidates.append(MsgcRunner.packageRoot.appendingPathComponent(".build-venv/bin/python").path)
+        candidates.append("/usr/bin/python3")
+        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+            let check = Process()
+            check.executableURL = URL(fileURLWithPath: candidate)
+            check.arguments = ["-c", "import jwt, cryptography"]
+            check.standardError = FileHandle.nullDevice
+            if (try? check.run()) != nil {
+                check.waitUntilExit()
+                if check.terminationStatus == 0 { return candidate }
+            }
+        }
+        return nil
+    }()
+
+    let process = Process()
+    let input = Pipe()
+    let keyFile: URL
+    let base: String
+
+    init(folder: URL, environment: String, extra: [String: Any] = [:]) throws {
+        keyFile = folder.appendingPathComponent("AuthKey_\(Self.keyID).p8")
+        var config: [String: Any] = [
+            "keyOut": keyFile.path, "keyId": Self.keyID, "issuerId": Self.issuerID, "bundleId": ApplyTests.bundleID,
+            "environment": environment,
+        ]
+        config.merge(extra) { $1 }
+        let configFile = folder.appendingPathComponent("standin.json")
+        try JSONSerialization.data(withJSONObject: config).write(to: configFile)
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: Self.python!)
+        process.arguments = [MsgcRunner.packageRoot.appendingPathComponent("Tests/msgcTests/AppleStandIn/standin.py").path, configFile.path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
+            line += chunk
+        }
+        let port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").last!
+        base = "http://127.0.0.1:\(port)"
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    struct Entry {
+        var method: String
+        var path: String
+        var endpoint: String?
+        var status: String
+    }
+
+    struct Log {
+        var entries: [Entry]
+        var messages: [String: String]
+        var defaults: [String: String]
+        var early: Int
+    }
+
+    func log() throws -> Log {
+        let object = try JSONSerialization.jsonObject(with: try fetch("/_standin/log", method: "GET")) as! [String: Any]
+        let entries = (object["log"] as! [[String: Any]]).map {
+            Entry(method: $0["method"] as! String, path: $0["path"] as! String, endpoint: $0["endpoint"] as? String,
+                  status: $0["status"].map { "\($0)" } ?? "")
+        }
+        return Log(entries: entries, messages: object["messages"] as! [String: String], defaults: object["defaults"] as! [String: String],
+                   early: object["early"] as! Int)
+    }
+
+    func approve() throws {
+        _ = try fetch("/_standin/approve", method: "POST")
+    }
+
+    private func fetch(_ path: String, method: String) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.python!)
+        process.arguments = ["-c", "import sys, urllib.request; sys.stdout.buffer.write(urllib.request.urlopen(urllib.request.Request(sys.argv[1], method=sys.argv[2], data=b'' if sys.argv[2] == 'POST' else None)).read())", base + path, method]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+}
