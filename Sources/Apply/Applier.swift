@@ -49,6 +49,8 @@ public struct Applier {
         public var requests = 0
         public var rateLimited = 0
         public var retries = 0
+        /// A dry run: `planned` entries would be sent.
+        public var isDryRun = false
 
         func count(_ operation: Manifest.Entry.Operation, _ matches: (Result) -> Bool) -> Int {
             results.count { $0.entry.operation == operation && matches($0.result) }
@@ -63,7 +65,8 @@ public struct Applier {
                 let refused = count(operation) { if case .refused = $0 { true } else { false } }
                 let total = results.count { $0.entry.operation == operation }
                 guard total > 0 else { return nil }
-                var parts = ["\(done) \(operation == .configureDefault ? "configured" : "uploaded")"]
+                let verb = operation == .configureDefault ? (isDryRun ? "to configure" : "configured") : (isDryRun ? "to upload" : "uploaded")
+                var parts = ["\(done) \(verb)"]
                 if held > 0 { parts.append("\(held) already at Apple") }
                 if waiting > 0 { parts.append("\(waiting) waiting for review") }
                 if refused > 0 { parts.append("\(refused) refused") }
@@ -103,6 +106,7 @@ public struct Applier {
 
     public func run(progress: Progress) -> Report {
         var report = steps(progress: progress)
+        report.isDryRun = dryRun
         report.requests = client.requestCount
         report.rateLimited = client.rateLimitedCount
         report.retries = client.retryCount

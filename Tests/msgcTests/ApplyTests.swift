@@ -48,6 +48,19 @@ struct ApplyTests {
         #expect(uploadsAfter.isEmpty, "the second run uploaded again: \(uploadsAfter)")
     }
 
+    @Test func aDryRunReadsTheListsAndChangesNothing() throws {
+        let (folder, bundle) = try Self.bundle("sandbox")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let standIn = try StandIn(folder: folder, environment: "sandbox")
+        defer { standIn.stop() }
+        let result = try Self.apply(bundle, standIn, extra: ["--dry-run"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.hasPrefix("dry run: nothing was changed at Apple\nimages: 6 to upload\nmessages: 72 to upload\ndefault configurations: 20 to configure\n"), "\(result.stdout)")
+        let log = try standIn.log()
+        #expect(log.entries.map(\.method) == ["GET", "GET"])
+        #expect(log.messages.isEmpty)
+    }
+
     @Test func productionWaitsForReviewThenConfigures() throws {
         let (folder, bundle) = try Self.bundle("production")
         defer { try? FileManager.default.removeItem(at: folder) }
