@@ -218,9 +218,6 @@ struct XLIFFUnitCollector {
     /// read as `/`) to key it by when the file's names are not unique. Empty for 1.2.
     private var isKeyedByName: [Bool] = []
     private var alternateIDs: [Located<String>?] = []
-    /// Whether each unit's id is one of `fieldUnitIDs`: nil when the collector was given
-    /// none, and cannot tell.
-    private var isMessageFieldUnit: [Bool]? = nil
     /// Fewer bytes than a unit of XLIFF takes even without notes: the set of ids is made that
     /// large at once rather than grown (and rehashed) a doubling at a time.
     private static let bytesPerUnitEstimate = 256
@@ -520,10 +517,6 @@ struct XLIFFUnitCollector {
             isKeyedByName.append(builder.isKeyedByName)
             alternateIDs.append(builder.alternateID)
         }
-        if let fieldUnitIDs {
-            if isMessageFieldUnit == nil { isMessageFieldUnit = [] }
-            isMessageFieldUnit!.append(fieldUnitIDs.contains(id.value))
-        }
         units.append(TranslationUnit(
             id: id, source: source, target: target, state: target == nil ? .untranslated : state,
             rawState: rawState, inlineMarkup: markup, location: builder.location))
@@ -566,18 +559,15 @@ struct XLIFFUnitCollector {
             } else {
                 diagnostics.append(XLIFFDiagnostics.conflictingUnits(
                     noun: noun, id: id, firstLine: units[first].id.location.line, at: location, first: units[first].id.location,
-                    isMessageField: isMessageFieldUnit?[index] ?? true))
+                    isMessageField: isMessageField(units[index].id.value)))
             }
         }
         var kept: [TranslationUnit] = []
         kept.reserveCapacity(units.count)
-        var keptIsMessageField: [Bool] = []
         for index in units.indices where isKept[index] {
             kept.append(units[index])
-            if let isMessageFieldUnit { keptIsMessageField.append(isMessageFieldUnit[index]) }
         }
         units = kept
-        if isMessageFieldUnit != nil { isMessageFieldUnit = keptIsMessageField }
     }
 
     /// One XLF008 per unit whose target holds inline markup: an error where the unit is a
@@ -589,8 +579,14 @@ struct XLIFFUnitCollector {
             let subject = unit.parsedID.map { Subject(product: $0.product, key: $0.key, locale: targetLanguage?.value) }
             diagnostics.append(XLIFFDiagnostics.inlineMarkup(
                 unitID: unit.id.value, elements: unit.inlineMarkup, at: first.location, subject: subject,
-                isMessageField: isMessageFieldUnit?[index] ?? true))
+                isMessageField: isMessageField(unit.id.value)))
         }
+    }
+
+    /// Whether a unit id is a message's field: looked up only for the few units a finding is
+    /// about, not for every unit read. True when the collector was given no ids and cannot tell.
+    private func isMessageField(_ id: String) -> Bool {
+        fieldUnitIDs?.contains(id) ?? true
     }
 
     /// Whether no unit kept so far has the id `id` (`==`), noting that one now has.
