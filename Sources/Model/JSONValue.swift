@@ -82,7 +82,7 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     /// `value` as a JSON string: `"` and `\` escaped, control characters (U+0000–U+001F) as
     /// `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`, everything else as its UTF-8.
-    private static func writeString(_ value: String, into output: inout [UInt8]) {
+    static func writeString(_ value: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in
@@ -120,5 +120,91 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(nilLiteral: ()) { self = .null }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+/// Writes canonical JSON (the bytes `JSONValue.canonicalBytes` gives) straight from a caller
+/// that names each object's members in sorted order, without building a `JSONValue` first: a
+/// report of thousands of findings spent most of its time building, sorting and freeing them.
+public struct CanonicalJSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    /// For each open object or array: whether nothing is in it yet.
+    private var isFirst: [Bool] = []
+    private var indent: Int
+
+    /// A writer whose outermost value stands `indent` spaces in.
+    public init(indent: Int = 0) {
+        self.indent = indent
+    }
+
+    public mutating func openObject() {
+        bytes.append(UInt8(ascii: "{"))
+        isFirst.append(true)
+        indent += 2
+    }
+
+    /// Starts the member `key`; keys must come in UTF-8 byte order.
+    public mutating func key(_ key: String) {
+        separate()
+        JSONValue.writeString(key, into: &bytes)
+        bytes += ": ".utf8
+    }
+
+    public mutating func closeObject() { close(UInt8(ascii: "}"), empty: "{}") }
+
+    /// Opens an array; an empty one is written whole, and needs no close.
+    public mutating func openArray(isEmpty: Bool) {
+        if isEmpty {
+            bytes += "[]".utf8
+            return
+        }
+        bytes.append(UInt8(ascii: "["))
+        isFirst.append(true)
+        indent += 2
+    }
+
+    /// Starts the next element of the open array.
+    public mutating func element() { separate() }
+
+    public mutating func closeArray() { close(UInt8(ascii: "]"), empty: "[]") }
+
+    public mutating func string(_ value: String) { JSONValue.writeString(value, into: &bytes) }
+
+    public mutating func integer(_ value: Int) { bytes += String(value).utf8 }
+
+    public mutating func member(_ key: String, _ value: String) {
+        self.key(key)
+        string(value)
+    }
+
+    public mutating func member(_ key: String, _ value: Int?) {
+        guard let value else { return }
+        self.key(key)
+        integer(value)
+    }
+
+    /// Takes the bytes written so far, leaving the writer's state as it is.
+    public mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    private mutating func separate() {
+        bytes += (isFirst[isFirst.count - 1] ? "\n" : ",\n").utf8
+        isFirst[isFirst.count - 1] = false
+        bytes += repeatElement(UInt8(ascii: " "), count: indent)
+    }
+
+    private mutating func close(_ bracket: UInt8, empty: String) {
+        indent -= 2
+        if isFirst.removeLast() {
+            // Nothing was written in it: `{}` or `[]`, as JSONValue writes an empty one.
+            bytes.removeLast()
+            bytes += empty.utf8
+            return
+        }
+        bytes.append(0x0A)
+        bytes += repeatElement(UInt8(ascii: " "), count: indent)
+        bytes.append(bracket)
     }
 }

@@ -79,6 +79,18 @@ import Testing
 
     /// The rules table holds only the rules the diagnostics use, so that adding a rule elsewhere
     /// does not change this file; `sarifHasTheRequiredStructure` checks the whole table.
+    /// The streamed writer gives, diagnostic by diagnostic, the canonical JSON of the
+    /// `JSONValue` that describes the report's shape.
+    @Test func jsonWriterMatchesTheValueModel() {
+        for diagnostic in Self.diagnostics {
+            var writer = CanonicalJSONWriter(indent: 4)
+            JSONRenderer.write(diagnostic, options: Self.options, into: &writer)
+            var expected: [UInt8] = []
+            JSONRenderer.value(for: diagnostic, options: Self.options).appendCanonical(to: &expected, indent: 4)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        }
+    }
+
     @Test func sarif() {
         let codes = Set(Self.diagnostics.map(\.code))
         let rules = Codes.all.filter { codes.contains($0.code) }

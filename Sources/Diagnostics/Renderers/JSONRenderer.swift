@@ -28,9 +28,11 @@ public enum JSONRenderer {
             write("{\n  \"diagnostics\": [],\n")
         } else {
             write("{\n  \"diagnostics\": [\n")
+            var writer = CanonicalJSONWriter(indent: 4)
             for (index, diagnostic) in diagnostics.enumerated() {
                 var bytes = Array("    ".utf8)
-                value(for: diagnostic, options: options).appendCanonical(to: &bytes, indent: 4)
+                Self.write(diagnostic, options: options, into: &writer)
+                bytes += writer.take()
                 bytes += (index == diagnostics.count - 1 ? "\n" : ",\n").utf8
                 write(String(decoding: bytes, as: UTF8.self))
             }
@@ -45,6 +47,83 @@ public enum JSONRenderer {
         summary.appendCanonical(to: &tail, indent: 2)
         tail += "\n}\n".utf8
         write(String(decoding: tail, as: UTF8.self))
+    }
+
+    /// One diagnostic as the canonical JSON of `value(for:)`, its members named in sorted order.
+    static func write(_ diagnostic: Diagnostic, options: RenderOptions, into writer: inout CanonicalJSONWriter) {
+        let location = diagnostic.location
+        writer.openObject()
+        writer.member("code", diagnostic.code)
+        writer.member("column", location.column)
+        writer.member("endColumn", location.endColumn)
+        writer.member("endLine", location.endLine)
+        writer.key("fixIts")
+        writer.openArray(isEmpty: diagnostic.fixIts.isEmpty)
+        if !diagnostic.fixIts.isEmpty {
+            for fixIt in diagnostic.fixIts {
+                writer.element()
+                writer.openObject()
+                writer.key("edits")
+                writer.openArray(isEmpty: fixIt.edits.isEmpty)
+                if !fixIt.edits.isEmpty {
+                    for edit in fixIt.edits {
+                        writer.element()
+                        writer.openObject()
+                        writeLocation(edit.location, options: options, into: &writer, before: "replacement", value: edit.replacement)
+                        writer.closeObject()
+                    }
+                    writer.closeArray()
+                }
+                writer.member("message", fixIt.message)
+                writer.closeObject()
+            }
+            writer.closeArray()
+        }
+        writer.member("line", location.line)
+        writer.member("message", diagnostic.message)
+        writer.key("notes")
+        writer.openArray(isEmpty: diagnostic.notes.isEmpty)
+        if !diagnostic.notes.isEmpty {
+            for note in diagnostic.notes {
+                writer.element()
+                writer.openObject()
+                if let noteLocation = note.location {
+                    writer.member("column", noteLocation.column)
+                    writer.member("endColumn", noteLocation.endColumn)
+                    writer.member("endLine", noteLocation.endLine)
+                    writer.member("line", noteLocation.line)
+                    writer.member("message", note.message)
+                    writer.member("path", options.displayPath(noteLocation.path))
+                } else {
+                    writer.member("message", note.message)
+                }
+                writer.closeObject()
+            }
+            writer.closeArray()
+        }
+        writer.member("path", options.displayPath(location.path))
+        writer.member("severity", diagnostic.severity.rawValue)
+        if let subject = diagnostic.subject {
+            writer.key("subject")
+            writer.openObject()
+            writer.member("key", subject.key)
+            if let locale = subject.locale { writer.member("locale", locale) }
+            writer.member("product", subject.product)
+            writer.closeObject()
+        }
+        writer.closeObject()
+    }
+
+    /// A location's members in sorted order, with `key` (which sorts after `path`) last.
+    private static func writeLocation(
+        _ location: SourceLocation, options: RenderOptions, into writer: inout CanonicalJSONWriter, before key: String, value: String
+    ) {
+        writer.member("column", location.column)
+        writer.member("endColumn", location.endColumn)
+        writer.member("endLine", location.endLine)
+        writer.member("line", location.line)
+        writer.member("path", options.displayPath(location.path))
+        writer.member(key, value)
     }
 
     static func value(for diagnostic: Diagnostic, options: RenderOptions) -> JSONValue {
