@@ -91,6 +91,18 @@ import Testing
         }
     }
 
+    @Test func sarifWriterMatchesTheValueModel() {
+        for (index, diagnostic) in Self.diagnostics.enumerated() {
+            for ruleIndex in [nil, index] {
+                var writer = CanonicalJSONWriter(indent: 8)
+                SARIFRenderer.writeResult(for: diagnostic, ruleIndex: ruleIndex, options: Self.options, into: &writer)
+                var expected: [UInt8] = []
+                SARIFRenderer.result(for: diagnostic, ruleIndex: ruleIndex, options: Self.options).appendCanonical(to: &expected, indent: 8)
+                #expect(String(decoding: writer.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+            }
+        }
+    }
+
     @Test func sarif() {
         let codes = Set(Self.diagnostics.map(\.code))
         let rules = Codes.all.filter { codes.contains($0.code) }

@@ -35,9 +35,11 @@ public enum SARIFRenderer {
         head += ",\n  \"runs\": [\n    {\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": ".utf8
         head += (diagnostics.isEmpty ? "[],\n" : "[\n").utf8
         write(String(decoding: head, as: UTF8.self))
+        var writer = CanonicalJSONWriter(indent: 8)
         for (index, diagnostic) in diagnostics.enumerated() {
             var bytes = Array("        ".utf8)
-            result(for: diagnostic, ruleIndex: ruleIndex[diagnostic.code], options: options).appendCanonical(to: &bytes, indent: 8)
+            writeResult(for: diagnostic, ruleIndex: ruleIndex[diagnostic.code], options: options, into: &writer)
+            bytes += writer.take()
             bytes += (index == diagnostics.count - 1 ? "\n      ],\n" : ",\n").utf8
             write(String(decoding: bytes, as: UTF8.self))
         }
@@ -117,6 +119,124 @@ public enum SARIFRenderer {
             object["properties"] = ["subject": .object(subjectObject)]
         }
         return .object(object)
+    }
+
+    /// One result as the canonical JSON of `result(for:ruleIndex:options:)`, its members named
+    /// in sorted order.
+    static func writeResult(for diagnostic: Diagnostic, ruleIndex: Int?, options: RenderOptions, into writer: inout CanonicalJSONWriter) {
+        writer.openObject()
+        let fixes = diagnostic.fixIts.filter { !$0.edits.isEmpty }
+        if !fixes.isEmpty {
+            writer.key("fixes")
+            writer.openArray(isEmpty: false)
+            for fix in fixes {
+                writer.element()
+                writer.openObject()
+                writer.key("artifactChanges")
+                var byPath: [String: [FixIt.Edit]] = [:]
+                for edit in fix.edits { byPath[edit.location.path, default: []].append(edit) }
+                writer.openArray(isEmpty: false)
+                for path in byPath.keys.sorted() {
+                    writer.element()
+                    writer.openObject()
+                    writer.key("artifactLocation")
+                    writeURI(path, options: options, into: &writer)
+                    writer.key("replacements")
+                    writer.openArray(isEmpty: false)
+                    for edit in byPath[path]! {
+                        writer.element()
+                        writer.openObject()
+                        writer.key("deletedRegion")
+                        writeRegion(edit.location, into: &writer)
+                        writer.key("insertedContent")
+                        writeText(edit.replacement, into: &writer)
+                        writer.closeObject()
+                    }
+                    writer.closeArray()
+                    writer.closeObject()
+                }
+                writer.closeArray()
+                writer.key("description")
+                writeText(fix.message, into: &writer)
+                writer.closeObject()
+            }
+            writer.closeArray()
+        }
+        writer.member("level", diagnostic.severity.rawValue)
+        writer.key("locations")
+        writer.openArray(isEmpty: false)
+        writer.element()
+        writer.openObject()
+        writePhysicalLocation(diagnostic.location, options: options, into: &writer)
+        writer.closeObject()
+        writer.closeArray()
+        writer.key("message")
+        writeText(diagnostic.message, into: &writer)
+        if let subject = diagnostic.subject {
+            writer.key("properties")
+            writer.openObject()
+            writer.key("subject")
+            writer.openObject()
+            writer.member("key", subject.key)
+            if let locale = subject.locale { writer.member("locale", locale) }
+            writer.member("product", subject.product)
+            writer.closeObject()
+            writer.closeObject()
+        }
+        if !diagnostic.notes.isEmpty {
+            writer.key("relatedLocations")
+            writer.openArray(isEmpty: false)
+            for (index, note) in diagnostic.notes.enumerated() {
+                writer.element()
+                writer.openObject()
+                writer.member("id", index)
+                writer.key("message")
+                writeText(note.message, into: &writer)
+                if let location = note.location { writePhysicalLocation(location, options: options, into: &writer) }
+                writer.closeObject()
+            }
+            writer.closeArray()
+        }
+        writer.member("ruleId", diagnostic.code)
+        writer.member("ruleIndex", ruleIndex)
+        writer.closeObject()
+    }
+
+    /// The member `physicalLocation` of an object being written.
+    private static func writePhysicalLocation(_ location: SourceLocation, options: RenderOptions, into writer: inout CanonicalJSONWriter) {
+        writer.key("physicalLocation")
+        writer.openObject()
+        writer.key("artifactLocation")
+        writeURI(location.path, options: options, into: &writer)
+        if location.line != nil {
+            writer.key("region")
+            writeRegion(location, into: &writer)
+        }
+        writer.closeObject()
+    }
+
+    private static func writeURI(_ path: String, options: RenderOptions, into writer: inout CanonicalJSONWriter) {
+        writer.openObject()
+        writer.member("uri", options.displayPath(path))
+        writer.closeObject()
+    }
+
+    /// `region(_:)` written; `{}` for a location without a line.
+    private static func writeRegion(_ location: SourceLocation, into writer: inout CanonicalJSONWriter) {
+        writer.openObject()
+        if let line = location.line {
+            writer.member("endColumn", location.endColumn)
+            writer.member("endLine", location.endLine)
+            writer.member("startColumn", location.column)
+            writer.member("startLine", line)
+        }
+        writer.closeObject()
+    }
+
+    private static func writeText(_ text: String, into writer: inout CanonicalJSONWriter) {
+        writer.openObject()
+        writer.member("text", text)
+        writer.closeObject()
     }
 
     static func physicalLocation(_ location: SourceLocation, options: RenderOptions) -> JSONValue {
