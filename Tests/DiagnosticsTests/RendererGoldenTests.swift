@@ -86,7 +86,7 @@ import Testing
             var writer = CanonicalJSONWriter(indent: 4)
             JSONRenderer.write(diagnostic, options: Self.options, into: &writer)
             var expected: [UInt8] = []
-            JSONRenderer.value(for: diagnostic, options: Self.options).appendCanonical(to: &expected, indent: 4)
+            ReportModel.value(for: diagnostic, options: Self.options).appendCanonical(to: &expected, indent: 4)
             #expect(String(decoding: writer.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
         }
     }
@@ -97,7 +97,7 @@ import Testing
                 var writer = CanonicalJSONWriter(indent: 8)
                 SARIFRenderer.writeResult(for: diagnostic, ruleIndex: ruleIndex, options: Self.options, into: &writer)
                 var expected: [UInt8] = []
-                SARIFRenderer.result(for: diagnostic, ruleIndex: ruleIndex, options: Self.options).appendCanonical(to: &expected, indent: 8)
+                ReportModel.result(for: diagnostic, ruleIndex: ruleIndex, options: Self.options).appendCanonical(to: &expected, indent: 8)
                 #expect(String(decoding: writer.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
             }
         }
@@ -160,5 +160,105 @@ import Testing
     @Test func githubEscapesDataAndProperties() {
         #expect(GitHubRenderer.escapeData("50%\r\nnext") == "50%25%0D%0Anext")
         #expect(GitHubRenderer.escapeProperty("a:b,c%") == "a%3Ab%2Cc%25")
+    }
+}
+
+/// The JSON report's and SARIF results' shapes as `JSONValue`s (which write canonical JSON
+/// themselves): what the renderers' streamed writers must produce, byte for byte.
+enum ReportModel {
+    static func value(for diagnostic: Diagnostic, options: RenderOptions) -> JSONValue {
+        var object = location(diagnostic.location, options: options)
+        object["code"] = .string(diagnostic.code)
+        object["severity"] = .string(diagnostic.severity.rawValue)
+        object["message"] = .string(diagnostic.message)
+        if let subject = diagnostic.subject {
+            var subjectObject: [String: JSONValue] = ["product": .string(subject.product), "key": .string(subject.key)]
+            if let locale = subject.locale { subjectObject["locale"] = .string(locale) }
+            object["subject"] = .object(subjectObject)
+        }
+        object["notes"] = .array(diagnostic.notes.map { note in
+            var noteObject = note.location.map { location($0, options: options) } ?? [:]
+            noteObject["message"] = .string(note.message)
+            return .object(noteObject)
+        })
+        object["fixIts"] = .array(diagnostic.fixIts.map { fixIt in
+            [
+                "message": .string(fixIt.message),
+                "edits": .array(fixIt.edits.map { edit in
+                    var editObject = location(edit.location, options: options)
+                    editObject["replacement"] = .string(edit.replacement)
+                    return .object(editObject)
+                }),
+            ]
+        })
+        return .object(object)
+    }
+
+    static func location(_ location: Model.SourceLocation, options: RenderOptions) -> [String: JSONValue] {
+        var object: [String: JSONValue] = ["path": .string(options.displayPath(location.path))]
+        if let line = location.line { object["line"] = .integer(line) }
+        if let column = location.column { object["column"] = .integer(column) }
+        if let endLine = location.endLine { object["endLine"] = .integer(endLine) }
+        if let endColumn = location.endColumn { object["endColumn"] = .integer(endColumn) }
+        return object
+    }
+
+
+    static func result(for diagnostic: Diagnostic, ruleIndex: Int?, options: RenderOptions) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "ruleId": .string(diagnostic.code),
+            "level": SARIFRenderer.level(diagnostic.severity),
+            "message": ["text": .string(diagnostic.message)],
+            "locations": [physicalLocation(diagnostic.location, options: options)],
+        ]
+        if let ruleIndex { object["ruleIndex"] = .integer(ruleIndex) }
+        if !diagnostic.notes.isEmpty {
+            object["relatedLocations"] = .array(diagnostic.notes.enumerated().map { index, note in
+                var location: [String: JSONValue] = ["id": .integer(index), "message": ["text": .string(note.message)]]
+                if let noteLocation = note.location, case .object(let physical) = physicalLocation(noteLocation, options: options) {
+                    location.merge(physical) { current, _ in current }
+                }
+                return .object(location)
+            })
+        }
+        let fixes = diagnostic.fixIts.filter { !$0.edits.isEmpty }
+        if !fixes.isEmpty {
+            object["fixes"] = .array(fixes.map { fix in
+                var byPath: [String: [FixIt.Edit]] = [:]
+                for edit in fix.edits { byPath[edit.location.path, default: []].append(edit) }
+                let changes: [JSONValue] = byPath.keys.sorted().map { path in
+                    [
+                        "artifactLocation": ["uri": .string(options.displayPath(path))],
+                        "replacements": .array(byPath[path]!.map { edit in
+                            ["deletedRegion": region(edit.location) ?? [:], "insertedContent": ["text": .string(edit.replacement)]]
+                        }),
+                    ]
+                }
+                return ["description": ["text": .string(fix.message)], "artifactChanges": .array(changes)]
+            })
+        }
+        if let subject = diagnostic.subject {
+            var subjectObject: [String: JSONValue] = ["product": .string(subject.product), "key": .string(subject.key)]
+            if let locale = subject.locale { subjectObject["locale"] = .string(locale) }
+            object["properties"] = ["subject": .object(subjectObject)]
+        }
+        return .object(object)
+    }
+
+
+    static func physicalLocation(_ location: Model.SourceLocation, options: RenderOptions) -> JSONValue {
+        var physical: [String: JSONValue] = ["artifactLocation": ["uri": .string(options.displayPath(location.path))]]
+        if let region = region(location) { physical["region"] = region }
+        return ["physicalLocation": .object(physical)]
+    }
+
+    /// A SARIF region; nil for a location without a line (the whole file).
+    static func region(_ location: Model.SourceLocation) -> JSONValue? {
+        guard let line = location.line else { return nil }
+        var region: [String: JSONValue] = ["startLine": .integer(line)]
+        if let column = location.column { region["startColumn"] = .integer(column) }
+        if let endLine = location.endLine { region["endLine"] = .integer(endLine) }
+        if let endColumn = location.endColumn { region["endColumn"] = .integer(endColumn) }
+        return .object(region)
     }
 }

@@ -49,7 +49,7 @@ public enum JSONRenderer {
         write(String(decoding: tail, as: UTF8.self))
     }
 
-    /// One diagnostic as the canonical JSON of `value(for:)`, its members named in sorted order.
+    /// One diagnostic, its members named in sorted order (the shape in the type's comment).
     static func write(_ diagnostic: Diagnostic, options: RenderOptions, into writer: inout CanonicalJSONWriter) {
         let location = diagnostic.location
         writer.openObject()
@@ -124,42 +124,5 @@ public enum JSONRenderer {
         writer.member("line", location.line)
         writer.member("path", options.displayPath(location.path))
         writer.member(key, value)
-    }
-
-    static func value(for diagnostic: Diagnostic, options: RenderOptions) -> JSONValue {
-        var object = location(diagnostic.location, options: options)
-        object["code"] = .string(diagnostic.code)
-        object["severity"] = .string(diagnostic.severity.rawValue)
-        object["message"] = .string(diagnostic.message)
-        if let subject = diagnostic.subject {
-            var subjectObject: [String: JSONValue] = ["product": .string(subject.product), "key": .string(subject.key)]
-            if let locale = subject.locale { subjectObject["locale"] = .string(locale) }
-            object["subject"] = .object(subjectObject)
-        }
-        object["notes"] = .array(diagnostic.notes.map { note in
-            var noteObject = note.location.map { location($0, options: options) } ?? [:]
-            noteObject["message"] = .string(note.message)
-            return .object(noteObject)
-        })
-        object["fixIts"] = .array(diagnostic.fixIts.map { fixIt in
-            [
-                "message": .string(fixIt.message),
-                "edits": .array(fixIt.edits.map { edit in
-                    var editObject = location(edit.location, options: options)
-                    editObject["replacement"] = .string(edit.replacement)
-                    return .object(editObject)
-                }),
-            ]
-        })
-        return .object(object)
-    }
-
-    private static func location(_ location: SourceLocation, options: RenderOptions) -> [String: JSONValue] {
-        var object: [String: JSONValue] = ["path": .string(options.displayPath(location.path))]
-        if let line = location.line { object["line"] = .integer(line) }
-        if let column = location.column { object["column"] = .integer(column) }
-        if let endLine = location.endLine { object["endLine"] = .integer(endLine) }
-        if let endColumn = location.endColumn { object["endColumn"] = .integer(endColumn) }
-        return object
     }
 }

@@ -7,8 +7,9 @@ import Model
 /// full description, default level, help text with an example's fix); each result carries
 /// `ruleId` and `ruleIndex` into that list, its level, message, location (path with the same
 /// prefix as the human output; columns count Unicode code points, as `columnKind` says), notes as
-/// related locations, and fixes for fix-its that have edits. Built as a `JSONValue`, so the bytes
-/// follow msgc's canonical JSON: sorted keys, two-space indentation, a final newline.
+/// related locations, and fixes for fix-its that have edits. The bytes follow msgc's canonical
+/// JSON (sorted keys, two-space indentation, a final newline): results are written straight
+/// with `CanonicalJSONWriter`, the rest built as `JSONValue`s.
 public enum SARIFRenderer {
     public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     public static let version = "2.1.0"
@@ -80,49 +81,8 @@ public enum SARIFRenderer {
         ]
     }
 
-    static func result(for diagnostic: Diagnostic, ruleIndex: Int?, options: RenderOptions) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "ruleId": .string(diagnostic.code),
-            "level": level(diagnostic.severity),
-            "message": ["text": .string(diagnostic.message)],
-            "locations": [physicalLocation(diagnostic.location, options: options)],
-        ]
-        if let ruleIndex { object["ruleIndex"] = .integer(ruleIndex) }
-        if !diagnostic.notes.isEmpty {
-            object["relatedLocations"] = .array(diagnostic.notes.enumerated().map { index, note in
-                var location: [String: JSONValue] = ["id": .integer(index), "message": ["text": .string(note.message)]]
-                if let noteLocation = note.location, case .object(let physical) = physicalLocation(noteLocation, options: options) {
-                    location.merge(physical) { current, _ in current }
-                }
-                return .object(location)
-            })
-        }
-        let fixes = diagnostic.fixIts.filter { !$0.edits.isEmpty }
-        if !fixes.isEmpty {
-            object["fixes"] = .array(fixes.map { fix in
-                var byPath: [String: [FixIt.Edit]] = [:]
-                for edit in fix.edits { byPath[edit.location.path, default: []].append(edit) }
-                let changes: [JSONValue] = byPath.keys.sorted().map { path in
-                    [
-                        "artifactLocation": ["uri": .string(options.displayPath(path))],
-                        "replacements": .array(byPath[path]!.map { edit in
-                            ["deletedRegion": region(edit.location) ?? [:], "insertedContent": ["text": .string(edit.replacement)]]
-                        }),
-                    ]
-                }
-                return ["description": ["text": .string(fix.message)], "artifactChanges": .array(changes)]
-            })
-        }
-        if let subject = diagnostic.subject {
-            var subjectObject: [String: JSONValue] = ["product": .string(subject.product), "key": .string(subject.key)]
-            if let locale = subject.locale { subjectObject["locale"] = .string(locale) }
-            object["properties"] = ["subject": .object(subjectObject)]
-        }
-        return .object(object)
-    }
-
-    /// One result as the canonical JSON of `result(for:ruleIndex:options:)`, its members named
-    /// in sorted order.
+    /// One result: ruleId, ruleIndex, level, message, location, notes as related locations,
+    /// fixes for fix-its with edits, the subject as a property; members named in sorted order.
     static func writeResult(for diagnostic: Diagnostic, ruleIndex: Int?, options: RenderOptions, into writer: inout CanonicalJSONWriter) {
         writer.openObject()
         let fixes = diagnostic.fixIts.filter { !$0.edits.isEmpty }
@@ -221,7 +181,7 @@ public enum SARIFRenderer {
         writer.closeObject()
     }
 
-    /// `region(_:)` written; `{}` for a location without a line.
+    /// A SARIF region; `{}` for a location without a line (the whole file).
     private static func writeRegion(_ location: SourceLocation, into writer: inout CanonicalJSONWriter) {
         writer.openObject()
         if let line = location.line {
@@ -237,21 +197,5 @@ public enum SARIFRenderer {
         writer.openObject()
         writer.member("text", text)
         writer.closeObject()
-    }
-
-    static func physicalLocation(_ location: SourceLocation, options: RenderOptions) -> JSONValue {
-        var physical: [String: JSONValue] = ["artifactLocation": ["uri": .string(options.displayPath(location.path))]]
-        if let region = region(location) { physical["region"] = region }
-        return ["physicalLocation": .object(physical)]
-    }
-
-    /// A SARIF region; nil for a location without a line (the whole file).
-    static func region(_ location: SourceLocation) -> JSONValue? {
-        guard let line = location.line else { return nil }
-        var region: [String: JSONValue] = ["startLine": .integer(line)]
-        if let column = location.column { region["startColumn"] = .integer(column) }
-        if let endLine = location.endLine { region["endLine"] = .integer(endLine) }
-        if let endColumn = location.endColumn { region["endColumn"] = .integer(endColumn) }
-        return .object(region)
     }
 }
