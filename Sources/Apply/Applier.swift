@@ -17,16 +17,6 @@ import Parser
 /// image it uses are APPROVED in Apple's lists; the run then ends with `waiting`, and a later
 /// run configures it.
 public struct Applier {
-    public enum Status: Int32, Sendable, Comparable {
-        case applied = 0
-        case refused = 1
-        case failed = 2
-        case waiting = 3
-
-        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
-        private var rank: Int { [0, 2, 3, 1][Int(rawValue)] }
-    }
-
     /// What happened to one entry of the manifest.
     public enum Result: Equatable, Sendable {
         case uploaded
@@ -43,7 +33,8 @@ public struct Applier {
 
     public struct Report: Sendable {
         public var results: [(entry: Manifest.Entry, result: Result)] = []
-        public var status: Status = .applied
+        /// success, findings (Apple refused content), failure (stopped early) or waiting (review).
+        public var status: ExitStatus = .success
         /// Why the run stopped early, when it did.
         public var failure: String?
         public var requests = 0
@@ -119,7 +110,7 @@ public struct Applier {
         do {
             state = try StateReader.fetch(client)
         } catch {
-            report.status = .failed
+            report.status = .failure
             report.failure = error.description
             return report
         }
@@ -141,7 +132,7 @@ public struct Applier {
             do {
                 result = try apply(entry, state: state, refused: &refused, capped: &capped, uploadedNow: &uploadedNow)
             } catch {
-                report.status = .failed
+                report.status = .failure
                 report.failure = Self.describe(error)
                 return report
             }
@@ -149,7 +140,7 @@ public struct Applier {
             if result == .uploaded, let identifier = entry.identifier { uploadedNow.insert(identifier) }
             report.results.append((entry, result))
             switch result {
-            case .refused: report.status = max(report.status, .refused)
+            case .refused: report.status = max(report.status, .findings)
             case .waiting: report.status = max(report.status, .waiting)
             default: break
             }

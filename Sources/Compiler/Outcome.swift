@@ -1,4 +1,5 @@
 import Diagnostics
+import Model
 import Parser
 
 /// How a command ends: the diagnostics it reports, with their final severities, and the exit
@@ -10,29 +11,8 @@ import Parser
 /// not read is status 2, an error status 1, and a command may raise the status for what it
 /// found itself (a bundle it could not write, a review that is still pending).
 public struct Outcome: Sendable {
-    /// msgc's exit statuses, the same for every command.
-    public enum Status: Int32, Sendable, Comparable {
-        /// Nothing wrong, or only warnings without `--strict`.
-        case success = 0
-        /// Errors (warnings too with `--strict`), or content Apple refused.
-        case findings = 1
-        /// A usage mistake, an I/O failure, a bundle that fails its checks, refused credentials.
-        case failure = 2
-        /// Applied what could be applied; the rest waits for Apple's review.
-        case waiting = 3
-
-        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
-
-        /// Which status wins when several apply: a failure over everything, then findings, then waiting.
-        private var rank: Int {
-            switch self {
-            case .success: 0
-            case .waiting: 1
-            case .findings: 2
-            case .failure: 3
-            }
-        }
-    }
+    /// msgc's exit statuses (`ExitStatus`), the same for every command.
+    public typealias Status = ExitStatus
 
     /// What the command reports, severities final.
     public private(set) var diagnostics: [Diagnostic]

@@ -115,13 +115,7 @@ extension Msgc {
             if let failure = report.failure { summary.append("stopped: \(failure)") }
             if report.status == .waiting { summary.append("Apple reviews what was uploaded; run msgc apply again once it is approved") }
             Output.write(summary.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
-            let status: Outcome.Status = switch report.status {
-            case .applied: .success
-            case .refused: .findings
-            case .failed: .failure
-            case .waiting: .waiting
-            }
-            if status != .success { throw status.exitCode }
+            if report.status != .success { throw report.status.exitCode }
         }
 
         static func name(_ entry: Manifest.Entry) -> String {
