@@ -108,7 +108,7 @@ public struct Applier {
         var report = Report()
         let state: StateFile
         do {
-            state = try StateReader.fetch(client)
+            state = try StateReader.read(client).state
         } catch {
             report.status = .failure
             report.failure = error.description
@@ -250,20 +250,21 @@ public enum StateReader {
     /// `{"messages": <Get Message List>, "images": <Get Image List>}`.
     public static func document(base: URL, credentials: Credentials, environment: Environment) throws(Failure) -> [UInt8] {
         let client = AppleClient(base: base, credentials: credentials, rates: AppleClient.documentedRates(environment))
-        return try document(client)
+        return try read(client).bytes
     }
 
-    static func document(_ client: AppleClient) throws(Failure) -> [UInt8] {
+    /// The two lists as the state file's bytes, and what they hold, checked by the parser
+    /// `build --state` uses.
+    static func read(_ client: AppleClient) throws(Failure) -> (bytes: [UInt8], state: StateFile) {
         func list(_ endpoint: AppleClient.Endpoint, _ path: String) throws(Failure) -> Data {
+            let response: AppleClient.Response
             do {
-                let response = try client.send(endpoint, method: "GET", path: path)
-                guard response.status == 200 else { throw Failure(description: "\(endpoint.rawValue) was refused: \(Applier.refusal(response))") }
-                return response.body
-            } catch let error as Failure {
-                throw error
+                response = try client.send(endpoint, method: "GET", path: path)
             } catch {
-                throw Failure(description: Applier.describe(error as! AppleClient.Failure))
+                throw Failure(description: Applier.describe(error))
             }
+            guard response.status == 200 else { throw Failure(description: "\(endpoint.rawValue) was refused: \(Applier.refusal(response))") }
+            return response.body
         }
         let messages = try list(.listMessages, "/inApps/v1/messaging/message/list")
         let images = try list(.listImages, "/inApps/v1/messaging/image/list")
@@ -274,15 +275,10 @@ public enum StateReader {
         }
         let bytes = Array(pretty) + [0x0A]
         let (state, diagnostics) = StateFileParser.parse(bytes: bytes, path: "Apple's lists")
-        guard state != nil else {
+        guard let state else {
             throw Failure(description: "Apple's lists are not shaped as msgc reads them: " + diagnostics.map(\.message).joined(separator: "; "))
         }
-        return bytes
+        return (bytes, state)
     }
 
-    static func fetch(_ client: AppleClient) throws(Failure) -> StateFile {
-        let bytes = try document(client)
-        let (state, _) = StateFileParser.parse(bytes: bytes, path: "Apple's lists")
-        return state!
-    }
 }

@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import Model
 
 /// An App Store Connect In-App Purchase key (`.p8`: a P-256 private key in PKCS #8 PEM) and
 /// what names it, for signing requests to Apple's Retention Messaging API.
@@ -100,20 +101,13 @@ public final class Credentials: @unchecked Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// Compact JSON of an object of text, keys in sorted order.
     static func json(_ object: [String: String]) -> String {
         "{" + object.keys.sorted().map { "\(quoted($0)):\(quoted(object[$0]!))" }.joined(separator: ",") + "}"
     }
 
+    /// `text` as a JSON string, escaped as msgc writes every JSON string.
     static func quoted(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case _ where scalar.value < 0x20: output += String(format: "\\u%04x", scalar.value)
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output + "\""
+        String(decoding: JSONValue.string(text).canonicalBytes.dropLast(), as: UTF8.self)
     }
 }
