@@ -18,7 +18,8 @@ enum HoverText {
                   }),
                   let (product, key, field) = unit.parsedID,
                   let message = catalog.messages.first(where: { $0.product.value == product && $0.key.value == key }) else { return nil }
-            let locale = file.targetLanguage.map { LocaleBindingName.locale($0.value, in: catalog) }
+            // The project's locale the file names (`de-de` is the project's `de-DE`).
+            let locale = file.targetLanguage.map { tag in catalog.config.map { LocaleBinding($0).locale(for: tag.value) } ?? tag.value }
             return describe(message, field, highlighting: locale, unitTarget: unit.target?.value, measure: measure, compilation: compilation)
         }
         for message in catalog.messages where message.location.path == path {
@@ -83,12 +84,4 @@ enum HoverText {
     }
 
     static func nfc(_ text: String) -> String { text.precomposedStringWithCanonicalMapping }
-}
-
-/// The project locale an XLIFF file's target language names (`de-de` is the project's `de-DE`).
-enum LocaleBindingName {
-    static func locale(_ tag: String, in catalog: Catalog) -> String {
-        guard let config = catalog.config else { return tag }
-        return LocaleBinding(config).locale(for: tag)
-    }
 }

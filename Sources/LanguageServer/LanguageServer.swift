@@ -17,8 +17,10 @@ public final class LanguageServer {
     private let log: (String) -> Void
     private let version: String
 
-    /// The content tree's folder, once `initialize` found one.
+    /// The content tree's folder, once `initialize` found one, and its path with symbolic links
+    /// resolved, which documents' paths are compared with.
     private(set) var root: URL?
+    private var resolvedRoot: String?
     /// The open documents' text and version, by URI.
     private var documents: [String: Document] = [:]
     /// What was last published for each URI.
@@ -163,6 +165,7 @@ public final class LanguageServer {
         var candidates = folders.compactMap(Self.filePath)
         if let rootPath = Self.string(params?.member("rootPath")) { candidates.append(rootPath) }
         root = candidates.lazy.compactMap(Self.contentTree).first
+        resolvedRoot = root.map { Self.resolved($0.path) }
         if let root {
             log("content tree \(root.path)")
         } else {
@@ -192,8 +195,7 @@ public final class LanguageServer {
     /// The root-relative path of a `file:` URI inside the content tree, for the files msgc
     /// reads; nil for anything else.
     func path(of uri: String) -> String? {
-        guard let root, let file = Self.filePath(uri) else { return nil }
-        let rootPath = Self.resolved(root.path)
+        guard let rootPath = resolvedRoot, let file = Self.filePath(uri) else { return nil }
         let folder = Self.resolved(URL(fileURLWithPath: file).deletingLastPathComponent().path)
         let full = folder + "/" + URL(fileURLWithPath: file).lastPathComponent
         guard full.hasPrefix(rootPath + "/") else { return nil }
