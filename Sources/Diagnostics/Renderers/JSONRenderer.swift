@@ -69,7 +69,7 @@ public enum JSONRenderer {
                     for edit in fixIt.edits {
                         writer.element()
                         writer.openObject()
-                        writeLocation(edit.location, options: options, into: &writer, before: "replacement", value: edit.replacement)
+                        writeLocation(edit.location, options: options, into: &writer, with: "replacement", edit.replacement)
                         writer.closeObject()
                     }
                     writer.closeArray()
@@ -88,12 +88,7 @@ public enum JSONRenderer {
                 writer.element()
                 writer.openObject()
                 if let noteLocation = note.location {
-                    writer.member("column", noteLocation.column)
-                    writer.member("endColumn", noteLocation.endColumn)
-                    writer.member("endLine", noteLocation.endLine)
-                    writer.member("line", noteLocation.line)
-                    writer.member("message", note.message)
-                    writer.member("path", options.displayPath(noteLocation.path))
+                    writeLocation(noteLocation, options: options, into: &writer, with: "message", note.message)
                 } else {
                     writer.member("message", note.message)
                 }
@@ -114,15 +109,16 @@ public enum JSONRenderer {
         writer.closeObject()
     }
 
-    /// A location's members in sorted order, with `key` (which sorts after `path`) last.
+    /// A location's members and one more, `key`, each in its sorted place.
     private static func writeLocation(
-        _ location: SourceLocation, options: RenderOptions, into writer: inout CanonicalJSONWriter, before key: String, value: String
+        _ location: SourceLocation, options: RenderOptions, into writer: inout CanonicalJSONWriter, with key: String, _ value: String
     ) {
         writer.member("column", location.column)
         writer.member("endColumn", location.endColumn)
         writer.member("endLine", location.endLine)
         writer.member("line", location.line)
+        if key < "path" { writer.member(key, value) }  // both ASCII: String order is byte order
         writer.member("path", options.displayPath(location.path))
-        writer.member(key, value)
+        if key > "path" { writer.member(key, value) }
     }
 }
