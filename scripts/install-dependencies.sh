@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages msgc builds against, when they are missing.
 # msgc needs libxml2-dev (XLIFF), libssl-dev (libcrypto: SHA-1, SHA-256, the ES256 tokens of
-# msgc apply) and libcurl4-openssl-dev (FoundationNetworking's HTTPS, linked statically into the
-# release build), found through pkg-config; its tests also need zlib1g-dev to write PNG fixtures
+# msgc apply) and libcurl4-openssl-dev (libcurl's header for msgc apply's HTTPS; the library
+# itself is loaded when apply first sends a request), found through pkg-config; its tests also need zlib1g-dev to write PNG fixtures
 # and xmllint (libxml2-utils) to check the XLIFF msgc writes, as the benchmark does. Packages given as arguments are
 # installed too when missing (CI adds chromium and a CJK font for the browser tests).
 set -euo pipefail

@@ -1,8 +1,6 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Bundle
+import CHTTP
+import Foundation
 
 /// Requests to Apple's Retention Messaging API, paced per endpoint and retried as Apple asks.
 ///
@@ -11,6 +9,9 @@ import Bundle
 /// requests by its limit so that 429s stay rare; after a 429 it waits until the UNIX time in
 /// milliseconds that `Retry-After` names before that endpoint's next request. A 500 or a
 /// dropped connection is retried with backoff; a 401 is not retried at all.
+///
+/// Requests go through libcurl, which msgc loads only when it talks to Apple (`CHTTP`): every
+/// other command starts without it and the libraries it needs.
 final class AppleClient {
     enum Endpoint: String, CaseIterable, Sendable {
         case listMessages = "Get Message List"
@@ -46,7 +47,6 @@ final class AppleClient {
     let rates: [Endpoint: Double]
     let maxAttempts: Int
     let backoff: TimeInterval
-    private let session: URLSession
     private var nextAllowed: [Endpoint: Date] = [:]
     private var token: (value: String, expires: Date)?
     /// How many requests were sent, how many 429s came back, for the summary.
@@ -60,10 +60,6 @@ final class AppleClient {
         self.rates = rates
         self.maxAttempts = maxAttempts
         self.backoff = backoff
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 60
-        configuration.httpMaximumConnectionsPerHost = 1
-        session = URLSession(configuration: configuration)
     }
 
     /// Apple's documented limits for an environment.
@@ -83,15 +79,10 @@ final class AppleClient {
             var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
             components.percentEncodedPath = base.path.hasSuffix("/") ? String(base.path.dropLast()) + path : base.path + path
             if !query.isEmpty { components.queryItems = query }
-            var request = URLRequest(url: components.url!)
-            request.httpMethod = method
-            request.httpBody = body
-            if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-            request.setValue("Bearer " + (try bearer()), forHTTPHeaderField: "Authorization")
-            request.setValue("msgc", forHTTPHeaderField: "User-Agent")
-            request.setValue("close", forHTTPHeaderField: "Connection")
+            var headers = ["Authorization: Bearer " + (try bearer()), "User-Agent: msgc", "Connection: close"]
+            if let contentType { headers.append("Content-Type: " + contentType) }
             requestCount += 1
-            let (response, problem) = perform(request)
+            let (response, problem, permanent) = perform(method: method, url: components.url!.absoluteString, headers: headers, body: body)
             attempt += 1
             if let response {
                 switch response.status {
@@ -108,6 +99,8 @@ final class AppleClient {
                 default:
                     if attempt >= maxAttempts { throw .unavailable("\(endpoint.rawValue) answered \(response.status) \(maxAttempts) times") }
                 }
+            } else if permanent {
+                throw .unavailable("\(endpoint.rawValue): \(problem ?? "no answer")")
             } else if attempt >= maxAttempts {
                 throw .unavailable("\(endpoint.rawValue): \(problem ?? "no answer") (\(maxAttempts) attempts)")
             }
@@ -146,35 +139,49 @@ final class AppleClient {
         return min(date, Date().addingTimeInterval(3600))
     }
 
-    /// One request, waited for: the answer, or why there was none.
-    private func perform(_ request: URLRequest) -> (Response?, String?) {
-        let answer = Answer()
-        session.dataTask(with: request) { data, response, error in
-            if let http = response as? HTTPURLResponse {
-                var headers: [String: String] = [:]
-                for (key, value) in http.allHeaderFields { headers["\(key)"] = "\(value)" }
-                answer.set((Response(status: http.statusCode, body: data ?? Data(), headers: headers), nil))
-            } else {
-                answer.set((nil, error.map { ($0 as NSError).localizedDescription } ?? "no answer"))
+    /// One request, waited for: the answer, or why there was none and whether asking again
+    /// could help.
+    private func perform(method: String, url: String, headers: [String], body: Data?) -> (Response?, String?, permanent: Bool) {
+        var error = [CChar](repeating: 0, count: 256)
+        guard msgc_http_load(&error, error.count) == 0 else {
+            return (nil, String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), true)
+        }
+        var lines = headers.map { strdup($0) }
+        defer { lines.forEach { free($0) } }
+        var answer = msgc_http_response()
+        let sent: Int32 = lines.withUnsafeMutableBufferPointer { lines in
+            lines.withMemoryRebound(to: UnsafePointer<CChar>?.self) { lines in
+                if let body {
+                    return body.withUnsafeBytes { bytes in
+                        // An empty body still needs an address: libcurl sends no body for NULL.
+                        msgc_http_perform(method, url, lines.baseAddress, lines.count, bytes.baseAddress ?? UnsafeRawPointer(lines.baseAddress!),
+                                          bytes.count, 60, &answer)
+                    }
+                }
+                return msgc_http_perform(method, url, lines.baseAddress, lines.count, nil, 0, 60, &answer)
             }
-        }.resume()
-        return answer.wait()
+        }
+        defer { msgc_http_response_free(&answer) }
+        guard sent == 0 else {
+            let reason = withUnsafeBytes(of: answer.error) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            return (nil, reason, answer.permanent != 0)
+        }
+        let body = answer.body.map { Data(bytes: $0, count: answer.body_length) } ?? Data()
+        let block = answer.headers.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: answer.headers_length), as: UTF8.self) } ?? ""
+        return (Response(status: answer.status, body: body, headers: Self.headerFields(block)), nil, false)
     }
 
-    /// The answer of a request, handed from URLSession's queue to the waiting thread.
-    private final class Answer: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private let lock = NSLock()
-        private var value: (Response?, String?) = (nil, nil)
-
-        func set(_ value: (Response?, String?)) {
-            lock.withLock { self.value = value }
-            done.signal()
+    /// `Name: value` lines of a response's header block; a name given twice keeps its last value.
+    static func headerFields(_ block: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for line in block.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { continue }
+            fields[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-
-        func wait() -> (Response?, String?) {
-            done.wait()
-            return lock.withLock { value }
-        }
+        return fields
     }
 }

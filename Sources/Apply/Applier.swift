@@ -1,8 +1,5 @@
 import Bundle
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Model
 import Parser
 

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 
 /// `msgc apply` and `msgc state fetch` against a stand-in of Apple's service on loopback
@@ -104,6 +101,20 @@ struct ApplyTests {
         #expect(!result.stdout.contains("BEGIN") && !result.stderr.contains("Bearer"))
     }
 
+    /// HTTPS is verified: a server whose certificate nobody vouches for gets no request, and
+    /// msgc stops at its first refusal instead of retrying what cannot change.
+    @Test func anUntrustedCertificateStopsAtOnce() throws {
+        let (folder, bundle) = try Self.bundle("sandbox")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let standIn = try StandIn(folder: folder, environment: "sandbox", extra: ["untrustedTLS": true])
+        let result = try Self.apply(bundle, standIn)
+        let connections = standIn.stopCountingConnections()
+        #expect(standIn.base.hasPrefix("https://"))
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("Get Message List: SSL peer certificate"), "\(result.stdout)")
+        #expect(connections == 1, "a refused certificate must not be retried")
+    }
+
     @Test func aTamperedBundleSendsNothing() throws {
         let (folder, bundle) = try Self.bundle("sandbox")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -189,6 +200,7 @@ final class StandIn {
 
     let process = Process()
     let input = Pipe()
+    let output = Pipe()
     let keyFile: URL
     let base: String
 
@@ -201,7 +213,6 @@ final class StandIn {
         config.merge(extra) { $1 }
         let configFile = folder.appendingPathComponent("standin.json")
         try JSONSerialization.data(withJSONObject: config).write(to: configFile)
-        let output = Pipe()
         process.executableURL = URL(fileURLWithPath: Self.python!)
         process.arguments = [MsgcRunner.packageRoot.appendingPathComponent("Tests/msgcTests/AppleStandIn/standin.py").path, configFile.path]
         process.standardInput = input
@@ -214,12 +225,19 @@ final class StandIn {
             line += chunk
         }
         let port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").last!
-        base = "http://127.0.0.1:\(port)"
+        base = (extra["untrustedTLS"] as? Bool == true ? "https" : "http") + "://127.0.0.1:\(port)"
     }
 
     func stop() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+    }
+
+    /// Stops a stand-in started with `untrustedTLS` and returns how many connections it accepted.
+    func stopCountingConnections() -> Int? {
+        stop()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return text.split(separator: "\n").last.flatMap { $0.hasPrefix("CONNECTIONS ") ? Int($0.dropFirst(12)) : nil }
     }
 
     struct Entry {

@@ -17,22 +17,32 @@ until its standard input closes. CONFIG holds:
   dropAfterStore  n: the n-th message upload is stored, then the connection is closed unanswered
   messageCap   uploads beyond this many messages get 403 MaximumNumberOfMessagesReachedError
   preload      {"messages": {id: state}, "images": {id: [state, size]}}
+  untrustedTLS true: speak HTTPS with a self-signed certificate no client should trust, count
+               the connections and print "CONNECTIONS <n>" when standard input closes
 ENDPOINT is one of listMessages, listImages, uploadImage, uploadMessage, configureDefault.
 
 GET /_standin/log returns what was asked and what is held; POST /_standin/approve approves all.
 """
 
+import datetime
+import ipaddress
 import json
+import os
 import re
+import shutil
 import socket
+import ssl
 import sys
+import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import jwt
-from cryptography.hazmat.primitives import serialization
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 ERRORS = {
     "MessageAlreadyExists": (409, 4090001), "ImageAlreadyExists": (409, 4090000),
@@ -236,12 +246,61 @@ def main():
         out.write(private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                         serialization.NoEncryption()))
     state = State(config)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(state, private.public_key()))
+    tls = untrusted_tls_context() if config.get("untrustedTLS") else None
+    server = CountingServer(("127.0.0.1", 0), make_handler(state, private.public_key()), tls)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"PORT {server.server_address[1]}", flush=True)
     sys.stdin.read()  # until the test closes it
     server.shutdown()
+    if tls:
+        print(f"CONNECTIONS {server.connections}", flush=True)
+
+
+class CountingServer(ThreadingHTTPServer):
+    """Counts the connections it accepts, and wraps each in TLS when given a context (a failed
+    handshake is an OSError, which the server drops)."""
+
+    def __init__(self, address, handler, tls):
+        self.tls = tls
+        self.connections = 0
+        super().__init__(address, handler)
+
+    def get_request(self):
+        connection, address = self.socket.accept()
+        self.connections += 1
+        if self.tls:
+            connection = self.tls.wrap_socket(connection, server_side=True)
+        return connection, address
+
+
+def untrusted_tls_context():
+    """A server context with a certificate for 127.0.0.1 that signs itself."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    folder = tempfile.mkdtemp()
+    certificate_path, key_path = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+    with open(certificate_path, "wb") as out:
+        out.write(certificate.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, "wb") as out:
+        out.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                    serialization.NoEncryption()))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificate_path, key_path)
+    shutil.rmtree(folder)
+    return context
 
 
 if __name__ == "__main__":
