@@ -129,6 +129,6 @@ public struct BundlePlanner: Sendable {
 
     /// Text reaches the bundle in Unicode Normalization Form C and is otherwise unchanged.
     static func nfc(_ text: String) -> String {
-        text.passesNFCQuickCheck ? text : text.precomposedStringWithCanonicalMapping
+        text.nfcNormalized
     }
 }

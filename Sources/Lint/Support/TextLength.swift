@@ -31,15 +31,10 @@ struct TextLength {
         "\(graphemes) grapheme\(graphemes == 1 ? "" : "s"), \(scalars) scalar\(scalars == 1 ? "" : "s"), \(utf16Units) UTF-16 unit\(utf16Units == 1 ? "" : "s"), \(utf8Bytes) UTF-8 byte\(utf8Bytes == 1 ? "" : "s")"
     }
 
-    /// `text` in NFC. Text that passes the NFC quick check is returned as it is, without the
-    /// copy Foundation's normalisation makes.
-    static func nfc(_ text: String) -> String {
-        text.passesNFCQuickCheck ? text : text.precomposedStringWithCanonicalMapping
-    }
+    /// `text` in NFC: the text itself when it already is.
+    static func nfc(_ text: String) -> String { text.nfcNormalized }
 
-    static func isNFC(_ text: String) -> Bool {
-        text.passesNFCQuickCheck || text.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(text.unicodeScalars)
-    }
+    static func isNFC(_ text: String) -> Bool { text.isNFC }
 
     /// The count of `text` in `measure` after NFC, without the other three measures (the
     /// grapheme count, which needs the slowest walk, is only made when a measure asks for it).
