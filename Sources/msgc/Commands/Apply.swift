@@ -133,7 +133,11 @@ extension Msgc {
             subcommands: [Fetch.self])
 
         struct Fetch: ParsableCommand {
+            // Named outright, as every command is: without a name ArgumentParser derives one
+            // from the type's with `String(describing:)`, a scan of every protocol conformance
+            // in the binary (about a millisecond) on every run of any command.
             static let configuration = CommandConfiguration(
+                commandName: "fetch",
                 abstract: "Write Apple's message and image lists as a state file (`msgc build --state`).")
 
             @Option(name: .long, help: "The environment to read: sandbox or production.")
