@@ -183,10 +183,11 @@ public struct CanonicalJSONWriter {
         integer(value)
     }
 
-    /// Takes the bytes written so far, leaving the writer's state as it is.
-    public mutating func take() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
+    /// Moves the bytes written so far to the end of `output`, leaving the writer's state as it
+    /// is (and its buffer, for the next ones).
+    public mutating func moveBytes(to output: inout [UInt8]) {
+        output += bytes
+        bytes.removeAll(keepingCapacity: true)
     }
 
     private mutating func separate() {

@@ -15,35 +15,67 @@ public enum GitHubRenderer {
         return output
     }
 
-    /// The same text, handed to `write` a diagnostic at a time, as it is made.
+    /// The same text, handed to `write` about 64 KiB at a time as it is made (one buffer, as
+    /// `HumanRenderer.write` says why).
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
-        for diagnostic in diagnostics { write(line(for: diagnostic, options: options)) }
-    }
-
-    static func line(for diagnostic: Diagnostic, options: RenderOptions) -> String {
-        let command = switch diagnostic.severity {
-        case .error: "error"
-        case .warning: "warning"
-        case .note: "notice"
-        }
-        let location = diagnostic.location
-        var properties: [(String, String)] = [("file", options.terminalPath(location.path))]
-        if let line = location.line { properties.append(("line", String(line))) }
-        if let column = location.column { properties.append(("col", String(column))) }
-        if let endLine = location.endLine { properties.append(("endLine", String(endLine))) }
-        if let endColumn = location.endColumn { properties.append(("endColumn", String(endColumn))) }
-        properties.append(("title", diagnostic.code))
-        var message = TerminalText.escaped(diagnostic.message)
-        for note in diagnostic.notes {
-            message += "\nnote: " + TerminalText.escaped(note.message)
-            if let noteLocation = note.location {
-                message += " (" + options.terminalPath(noteLocation.path) + (noteLocation.line.map { ":\($0)" } ?? "")
-                    + (noteLocation.column.map { ":\($0)" } ?? "") + ")"
+        var output = ""
+        for diagnostic in diagnostics {
+            append(diagnostic, options: options, to: &output)
+            if output.utf8.count >= 1 << 16 {
+                write(output)
+                output = ""
             }
         }
-        for fixIt in diagnostic.fixIts { message += "\nfix: " + TerminalText.escaped(fixIt.message) }
-        let propertyText = properties.map { "\($0.0)=\(escapeProperty($0.1))" }.joined(separator: ",")
-        return "::\(command) \(propertyText)::\(escapeData(message))\n"
+        if !output.isEmpty { write(output) }
+    }
+
+    static func append(_ diagnostic: Diagnostic, options: RenderOptions, to output: inout String) {
+        output += "::"
+        switch diagnostic.severity {
+        case .error: output += "error"
+        case .warning: output += "warning"
+        case .note: output += "notice"
+        }
+        let location = diagnostic.location
+        output += " file="
+        output += escapeProperty(options.terminalPath(location.path))
+        func property(_ name: String, _ value: Int?) {
+            guard let value else { return }
+            output += ","
+            output += name
+            output += "="
+            output += String(value)
+        }
+        property("line", location.line)
+        property("col", location.column)
+        property("endLine", location.endLine)
+        property("endColumn", location.endColumn)
+        output += ",title="
+        output += escapeProperty(diagnostic.code)
+        output += "::"
+        output += escapeData(TerminalText.escaped(diagnostic.message))
+        for note in diagnostic.notes {
+            output += "%0Anote: "
+            output += escapeData(TerminalText.escaped(note.message))
+            if let noteLocation = note.location {
+                output += " ("
+                output += escapeData(options.terminalPath(noteLocation.path))
+                if let line = noteLocation.line {
+                    output += ":"
+                    output += String(line)
+                }
+                if let column = noteLocation.column {
+                    output += ":"
+                    output += String(column)
+                }
+                output += ")"
+            }
+        }
+        for fixIt in diagnostic.fixIts {
+            output += "%0Afix: "
+            output += escapeData(TerminalText.escaped(fixIt.message))
+        }
+        output += "\n"
     }
 
     static func escapeData(_ text: String) -> String {

@@ -9,40 +9,70 @@ public enum HumanRenderer {
         return output
     }
 
-    /// The same text, handed to `write` a diagnostic at a time, as it is made.
+    /// The same text, handed to `write` about 64 KiB at a time as it is made.
+    ///
+    /// Each piece is appended to one buffer: a report of 20,000 findings spent more in
+    /// concatenating and interpolating the little strings of each one (two thirds of its
+    /// time) than in anything else.
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
-        for diagnostic in diagnostics { write(render(diagnostic, options: options)) }
+        let style = Style(enabled: options.useColor)
+        var output = ""
+        for diagnostic in diagnostics {
+            append(diagnostic, options: options, style: style, to: &output)
+            if output.utf8.count >= 1 << 16 {
+                write(output)
+                output = ""
+            }
+        }
+        if !output.isEmpty { write(output) }
     }
 
-    static func render(_ diagnostic: Diagnostic, options: RenderOptions) -> String {
-        let style = Style(enabled: options.useColor)
-        var output = style.bold(position(diagnostic.location, options: options) + ":") + " "
+    private static func append(_ diagnostic: Diagnostic, options: RenderOptions, style: Style, to output: inout String) {
+        style.append(.bold, to: &output) { position(diagnostic.location, options: options, to: &$0); $0 += ":" }
+        output += " "
         let label = diagnostic.severity.rawValue + ":"
         switch diagnostic.severity {
-        case .error: output += style.red(label)
-        case .warning: output += style.magenta(label)
-        case .note: output += style.cyan(label)
+        case .error: style.append(label, .red, to: &output)
+        case .warning: style.append(label, .magenta, to: &output)
+        case .note: style.append(label, .cyan, to: &output)
         }
-        output += " " + style.bold(TerminalText.escaped(diagnostic.message)) + " [\(diagnostic.code)]\n"
-        output += snippet(for: diagnostic.location, options: options, style: style)
+        output += " "
+        style.append(TerminalText.escaped(diagnostic.message), .bold, to: &output)
+        output += " ["
+        output += diagnostic.code
+        output += "]\n"
+        snippet(for: diagnostic.location, options: options, style: style, to: &output)
         for note in diagnostic.notes {
-            var line = "  " + style.cyan("= note:") + " " + TerminalText.escaped(note.message)
-            if let location = note.location { line += " (" + position(location, options: options) + ")" }
-            output += line + "\n"
+            output += "  "
+            style.append("= note:", .cyan, to: &output)
+            output += " "
+            output += TerminalText.escaped(note.message)
+            if let location = note.location {
+                output += " ("
+                position(location, options: options, to: &output)
+                output += ")"
+            }
+            output += "\n"
         }
         for fixIt in diagnostic.fixIts {
-            output += "  " + style.green("= fix:") + " " + TerminalText.escaped(fixIt.message) + "\n"
+            output += "  "
+            style.append("= fix:", .green, to: &output)
+            output += " "
+            output += TerminalText.escaped(fixIt.message)
+            output += "\n"
         }
-        return output
     }
 
-    private static func position(_ location: SourceLocation, options: RenderOptions) -> String {
-        var text = options.terminalPath(location.path)
+    private static func position(_ location: SourceLocation, options: RenderOptions, to output: inout String) {
+        output += options.terminalPath(location.path)
         if let line = location.line {
-            text += ":\(line)"
-            if let column = location.column { text += ":\(column)" }
+            output += ":"
+            output += String(line)
+            if let column = location.column {
+                output += ":"
+                output += String(column)
+            }
         }
-        return text
     }
 
     /// The most characters of a source line a snippet shows. A longer line (a minified XLIFF
@@ -50,54 +80,108 @@ public enum HumanRenderer {
     /// `…` where it was cut.
     static let maxSnippetScalars = 160
 
-    private static func snippet(for location: SourceLocation, options: RenderOptions, style: Style) -> String {
+    private static func snippet(for location: SourceLocation, options: RenderOptions, style: Style, to output: inout String) {
         guard let lineNumber = location.line, let source = options.sources[location.path],
-              let rawLine = source.line(lineNumber) else { return "" }
+              let rawLine = source.line(lineNumber) else { return }
         let shownLine = TerminalText.placeholders(rawLine)
-        let fullLine = Array(shownLine.unicodeScalars)
-        var lower = 0
-        var upper = fullLine.count
-        if fullLine.count > maxSnippetScalars {
-            let anchor = min(max((location.column ?? 1) - 1, 0), fullLine.count)
-            lower = max(0, min(anchor - maxSnippetScalars / 4, fullLine.count - maxSnippetScalars))
+        // Scalars counted from UTF-8 (those that are not continuation bytes): nearly every
+        // line is shown whole, and is then walked only up to the end of its marker.
+        let scalarCount = shownLine.utf8.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        let lower: Int
+        let upper: Int
+        let line: String
+        let cut: [Unicode.Scalar]
+        if scalarCount > maxSnippetScalars {
+            let anchor = min(max((location.column ?? 1) - 1, 0), scalarCount)
+            lower = max(0, min(anchor - maxSnippetScalars / 4, scalarCount - maxSnippetScalars))
             upper = lower + maxSnippetScalars
+            cut = Array(shownLine.unicodeScalars.dropFirst(lower).prefix(maxSnippetScalars))
+            line = (lower > 0 ? "…" : "") + String(String.UnicodeScalarView(cut)) + (upper < scalarCount ? "…" : "")
+        } else {
+            lower = 0
+            upper = scalarCount
+            cut = []
+            line = shownLine
         }
-        let scalars = fullLine[lower..<upper]
-        let lead = lower > 0 ? "…" : ""
-        let line = upper - lower == fullLine.count
-            ? shownLine
-            : lead + String(String.UnicodeScalarView(scalars)) + (upper < fullLine.count ? "…" : "")
         let gutter = String(lineNumber)
-        let pad = spaces(gutter.utf8.count)
-        var output = " \(pad) \(style.blue("|"))\n"
-        output += " \(style.blue(gutter)) \(style.blue("|")) \(line)\n"
-        if let column = location.column {
-            let start = lower + min(max(column - 1 - lower, 0), scalars.count)
-            var end = start + 1
-            if location.endLine == lineNumber, let endColumn = location.endColumn {
-                end = lower + min(max(endColumn - 1 - lower, start - lower + 1), max(scalars.count, start - lower + 1))
-            }
-            let prefixWidth = lead.count + TerminalWidth.of(fullLine[lower..<start])
-            let markedWidth = max(1, TerminalWidth.of(fullLine[start..<min(end, upper)]))
-            let marker = "^" + String(decoding: repeatElement(UInt8(ascii: "~"), count: markedWidth - 1), as: UTF8.self)
-            output += " \(pad) \(style.blue("|")) " + spaces(prefixWidth) + style.green(marker) + "\n"
+        output += " "
+        appendSpaces(gutter.utf8.count, to: &output)
+        output += " "
+        style.append("|", .blue, to: &output)
+        output += "\n "
+        style.append(gutter, .blue, to: &output)
+        output += " "
+        style.append("|", .blue, to: &output)
+        output += " "
+        output += line
+        output += "\n"
+        guard let column = location.column else { return }
+        let shown = upper - lower
+        let start = lower + min(max(column - 1 - lower, 0), shown)
+        var end = start + 1
+        if location.endLine == lineNumber, let endColumn = location.endColumn {
+            end = lower + min(max(endColumn - 1 - lower, start - lower + 1), max(shown, start - lower + 1))
         }
-        return output
+        let before: Int
+        let marked: Int
+        if cut.isEmpty && lower == 0 && upper == scalarCount {
+            let scalars = shownLine.unicodeScalars
+            before = TerminalWidth.of(scalars.prefix(start))
+            marked = TerminalWidth.of(scalars.dropFirst(start).prefix(max(0, min(end, upper) - start)))
+        } else {
+            before = (lower > 0 ? 1 : 0) + TerminalWidth.of(cut[0..<(start - lower)])
+            marked = TerminalWidth.of(cut[(start - lower)..<(min(end, upper) - lower)])
+        }
+        output += " "
+        appendSpaces(gutter.utf8.count, to: &output)
+        output += " "
+        style.append("|", .blue, to: &output)
+        output += " "
+        appendSpaces(before, to: &output)
+        style.append(.green, to: &output) { output in
+            output += "^"
+            append(marked - 1, of: tildes, to: &output)
+        }
+        output += "\n"
     }
 
-    private static func spaces(_ count: Int) -> String {
-        String(decoding: repeatElement(UInt8(ascii: " "), count: count), as: UTF8.self)
+    private static func appendSpaces(_ count: Int, to output: inout String) {
+        append(count, of: spaces, to: &output)
+    }
+
+    private static let spaces = String(repeating: " ", count: 64)
+    private static let tildes = String(repeating: "~", count: 64)
+
+    /// `count` copies of the ASCII character `run` (64 of it) is made of, a slice of it at a time.
+    private static func append(_ count: Int, of run: String, to output: inout String) {
+        var remaining = count
+        while remaining > 0 {
+            let length = min(remaining, run.utf8.count)
+            output += run[..<run.utf8.index(run.startIndex, offsetBy: length)]
+            remaining -= length
+        }
     }
 
     struct Style {
         let enabled: Bool
-        func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-        func bold(_ text: String) -> String { wrap(text, "1") }
-        func red(_ text: String) -> String { wrap(text, "1;31") }
-        func magenta(_ text: String) -> String { wrap(text, "1;35") }
-        func cyan(_ text: String) -> String { wrap(text, "1;36") }
-        func green(_ text: String) -> String { wrap(text, "1;32") }
-        func blue(_ text: String) -> String { wrap(text, "1;34") }
+
+        enum Code: String {
+            case bold = "1", red = "1;31", magenta = "1;35", cyan = "1;36", green = "1;32", blue = "1;34"
+        }
+
+        /// What `body` appends, between the escape sequences of `code` when colour is on.
+        func append(_ code: Code, to output: inout String, _ body: (inout String) -> Void) {
+            guard enabled else { return body(&output) }
+            output += "\u{1B}["
+            output += code.rawValue
+            output += "m"
+            body(&output)
+            output += "\u{1B}[0m"
+        }
+
+        func append(_ text: String, _ code: Code, to output: inout String) {
+            append(code, to: &output) { $0 += text }
+        }
     }
 }
 

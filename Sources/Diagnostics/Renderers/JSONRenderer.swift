@@ -20,24 +20,29 @@ public enum JSONRenderer {
         return output
     }
 
-    /// The same text, handed to `write` a diagnostic at a time, as it is made: the canonical JSON
+    /// The same text, handed to `write` about 64 KiB at a time as it is made: the canonical JSON
     /// of the whole report (its keys sorted, so `diagnostics` comes first), each diagnostic
     /// written as the element of the array it is.
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
+        var output = Array("{\n  \"diagnostics\": [".utf8)
         if diagnostics.isEmpty {
-            write("{\n  \"diagnostics\": [],\n")
+            output += "],\n".utf8
         } else {
-            write("{\n  \"diagnostics\": [\n")
+            output += "\n".utf8
             var writer = CanonicalJSONWriter(indent: 4)
             for (index, diagnostic) in diagnostics.enumerated() {
-                var bytes = Array("    ".utf8)
+                output += "    ".utf8
                 Self.write(diagnostic, options: options, into: &writer)
-                bytes += writer.take()
-                bytes += (index == diagnostics.count - 1 ? "\n" : ",\n").utf8
-                write(String(decoding: bytes, as: UTF8.self))
+                writer.moveBytes(to: &output)
+                output += (index == diagnostics.count - 1 ? "\n" : ",\n").utf8
+                if output.count >= 1 << 16 {
+                    write(String(decoding: output, as: UTF8.self))
+                    output.removeAll(keepingCapacity: true)
+                }
             }
-            write("  ],\n")
+            output += "  ],\n".utf8
         }
+        write(String(decoding: output, as: UTF8.self))
         let summary: JSONValue = [
             "errors": .integer(diagnostics.errorCount),
             "warnings": .integer(diagnostics.warningCount),

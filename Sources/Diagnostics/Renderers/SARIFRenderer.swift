@@ -22,7 +22,7 @@ public enum SARIFRenderer {
         return output
     }
 
-    /// The same text, handed to `write` a result at a time, as it is made: the canonical JSON
+    /// The same text, handed to `write` about 64 KiB at a time as it is made: the canonical JSON
     /// of the whole log (keys sorted, so a run's `results` come before its `tool`), each result
     /// written as the element of the array it is.
     public static func write(
@@ -35,15 +35,19 @@ public enum SARIFRenderer {
         JSONValue.string(schemaURI).appendCanonical(to: &head, indent: 2)
         head += ",\n  \"runs\": [\n    {\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": ".utf8
         head += (diagnostics.isEmpty ? "[],\n" : "[\n").utf8
-        write(String(decoding: head, as: UTF8.self))
+        var output = head
         var writer = CanonicalJSONWriter(indent: 8)
         for (index, diagnostic) in diagnostics.enumerated() {
-            var bytes = Array("        ".utf8)
+            output += "        ".utf8
             writeResult(for: diagnostic, ruleIndex: ruleIndex[diagnostic.code], options: options, into: &writer)
-            bytes += writer.take()
-            bytes += (index == diagnostics.count - 1 ? "\n      ],\n" : ",\n").utf8
-            write(String(decoding: bytes, as: UTF8.self))
+            writer.moveBytes(to: &output)
+            output += (index == diagnostics.count - 1 ? "\n      ],\n" : ",\n").utf8
+            if output.count >= 1 << 16 {
+                write(String(decoding: output, as: UTF8.self))
+                output.removeAll(keepingCapacity: true)
+            }
         }
+        write(String(decoding: output, as: UTF8.self))
         let driver: JSONValue = [
             "name": "msgc",
             "version": .string(toolVersion),
