@@ -2,7 +2,7 @@
 """Benchmark msgc against the cost of parsing its XLIFF and against translate-toolkit.
 
 Usage: scripts/benchmark.py [--presets app,10x,100x] [--everyday app-edited,app-overflow,10x-edited]
-                            [--seed N] [--scratch-path DIR]
+                            [--seed N] [--scratch-path DIR] [--baseline REVISION]
 
 For each preset of scripts/make-benchmark-corpus.py (generated once into .benchmark/corpus/,
 and again when the generator or the seed changes) it times, as separate processes:
@@ -27,6 +27,10 @@ and reported as the ratio of the two (`bench_everyday`). `--everyday ''` leaves 
 
 With the app preset it also times `msgc lsp` as an editor drives it (`bench_editor`): the time from
 an edit of one message source to that document's findings, against a clean `msgc lint`.
+
+With `--baseline REVISION` (a git revision of this repository) it builds msgc as it was there, the
+same way, in a worktree of its own (.benchmark/baseline), and times both on the app preset's
+`msgc lint`, in turn (`bench_baseline`): whether a change kept msgc as fast as it was.
 
 The results, the machine, the tool versions and the targets of BENCHMARKS.md (met or not)
 replace the part of BENCHMARKS.md between its `benchmark:begin` and `benchmark:end`
@@ -69,14 +73,28 @@ def run_quiet(command, **kwargs):
     return subprocess.run(command, check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs).stdout
 
 
-def build_msgc(scratch_path):
+def build_msgc(scratch_path, root=ROOT):
     log(f"building msgc (release, {scratch_path})")
     # The release build as scripts/build-release.sh makes it: the binary users run.
-    subprocess.run([str(ROOT / "scripts" / "build-release.sh"), "--scratch-path", str(scratch_path)], cwd=ROOT, check=True,
+    subprocess.run([str(root / "scripts" / "build-release.sh"), "--scratch-path", str(scratch_path)], cwd=root, check=True,
                    stdout=subprocess.DEVNULL)
     binary = Path(run_quiet(["swift", "build", "-c", "release", "--scratch-path", str(scratch_path), "--show-bin-path"],
-                            cwd=ROOT).strip().splitlines()[-1]) / "msgc"
+                            cwd=root).strip().splitlines()[-1]) / "msgc"
     return binary
+
+
+def build_baseline(revision):
+    """msgc as it was at `revision`, built as `build_msgc` builds it, in a worktree of its own
+    (made again when it holds another commit). Returns the binary and the commit."""
+    commit = run_quiet(["git", "rev-parse", "--verify", "--end-of-options", revision + "^{commit}"], cwd=ROOT).strip()
+    tree = WORK / "baseline"
+    if tree.exists() and run_quiet(["git", "rev-parse", "HEAD"], cwd=tree).strip() != commit:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    if not tree.exists():
+        subprocess.run(["git", "worktree", "prune"], cwd=ROOT, check=True)
+        subprocess.run(["git", "worktree", "add", "--detach", str(tree), commit], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return build_msgc(tree / ".build", root=tree), commit
 
 
 def pofilter_binary():
@@ -356,6 +374,15 @@ class LanguageClient:
         self.process.wait()
 
 
+def bench_baseline(seed, msgc, baseline, commit, runs=31):
+    """`msgc lint` on the app preset's tree, this msgc in turn with the baseline's. More runs than
+    the presets' (a target of a few percent is finer than the machine's noise over seven)."""
+    tree = corpus("app", seed)
+    timings = measure_in_turn({"msgc": ([msgc, "lint", "--content", tree], (0,)),
+                               "baseline": ([baseline, "lint", "--content", tree], (0,))}, runs)
+    return {"commit": commit, "msgc": timings["msgc"], "baseline": timings["baseline"], "runs": runs}
+
+
 def bench_editor(seed, msgc, runs=31):
     """`msgc lsp` on the app preset's tree, as a writer's editor drives it: one message source is
     open, and each change to one of its headers (which makes that header's translations stale)
@@ -418,7 +445,7 @@ def mib(size):
     return f"{size / 2**20:,.0f} MiB"
 
 
-def render(results, growth, everyday, editor, info, tools, load_before, load_after, other, command):
+def render(results, growth, everyday, editor, baseline, info, tools, load_before, load_after, other, command):
     lines = [BEGIN, "", f"Regenerate with `{command}`. Numbers are medians of several runs, each command's after one",
              "run that is not counted (so that all of them read their files from a warm page cache); lint, build and",
              "xmllint take turns, one run of each at a time, so that they are timed on the same machine (`measure_in_turn`",
@@ -481,8 +508,16 @@ def render(results, growth, everyday, editor, info, tools, load_before, load_aft
                   f"{editor['runs']} edits, against a clean `msgc lint` of the same tree (above).", "",
                   "| first check (didOpen) | didChange → publishDiagnostics | ÷ clean `msgc lint` |", "| --- | --- | --- |",
                   f"| {ms(editor['open'])} | {ms(editor['change'])} | {editor['change'] / results['app']['lint']['wall']:.2f}× |"]
+    if baseline:
+        lines += ["", "### Against an earlier revision", "",
+                  f"`msgc lint` on the app preset's tree, taken in turn with msgc built at `{baseline['commit'][:10]}` "
+                  f"(`bench_baseline`), {baseline['runs']} runs each:", "",
+                  "| `msgc lint` | at the baseline | ratio |", "| --- | --- | --- |",
+                  f"| {ms(baseline['msgc']['wall'])}, {mib(baseline['msgc']['peak'])} "
+                  f"| {ms(baseline['baseline']['wall'])}, {mib(baseline['baseline']['peak'])} "
+                  f"| {baseline['msgc']['wall'] / baseline['baseline']['wall']:.3f}× |"]
     lines += ["", "### Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
-    for name, measured, met in targets(results, growth, everyday, editor):
+    for name, measured, met in targets(results, growth, everyday, editor, baseline):
         lines.append(f"| {name} | {measured} | {'yes' if met else '**no**'} |")
     lines += ["", "### Machine", "",
               f"- CPU: {info['cpu']}, {info['cores']} cores; memory {info['memory'] / 2**30:.0f} GiB",
@@ -497,8 +532,11 @@ def render(results, growth, everyday, editor, info, tools, load_before, load_aft
     return "\n".join(lines)
 
 
-def targets(results, growth, everyday=None, editor=None):
+def targets(results, growth, everyday=None, editor=None, baseline=None):
     rows = []
+    if baseline:
+        ratio = baseline["msgc"]["wall"] / baseline["baseline"]["wall"]
+        rows.append((f"app: `msgc lint` ≤ 1.05× msgc at `{baseline['commit'][:10]}`", f"{ratio:.3f}×", ratio <= 1.05))
     if editor and "app" in results:
         ratio = editor["change"] / results["app"]["lint"]["wall"]
         rows.append(("app: `msgc lsp` didChange → publishDiagnostics ≤ 0.5× clean `msgc lint`", f"{ratio:.2f}×", ratio <= 0.5))
@@ -555,6 +593,7 @@ def main(argv):
     parser.add_argument("--everyday", default=",".join(EVERYDAY), help="everyday trees to time, or '' for none")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--scratch-path", default=".build", help="SwiftPM scratch path for the release build")
+    parser.add_argument("--baseline", metavar="REVISION", help="a git revision to time the app preset's lint against")
     args = parser.parse_args(argv[1:])
     presets = args.presets.split(",")
     for preset in presets:
@@ -568,6 +607,7 @@ def main(argv):
         raise SystemExit("xmllint is missing: apt-get install libxml2-utils")
 
     msgc = build_msgc(ROOT / args.scratch_path)
+    baseline_binary, baseline_commit = build_baseline(args.baseline) if args.baseline else (None, None)
     pofilter = pofilter_binary()
     load_before = load_average()
     start = time.perf_counter(), busy_cpu_seconds(), children_cpu_seconds()
@@ -575,6 +615,7 @@ def main(argv):
     growth = bench_growth(args.seed, msgc, results) if "10x" in results and "100x" in results else None
     everyday = bench_everyday(everyday_names, args.seed, msgc)
     editor = bench_editor(args.seed, msgc) if "app" in results else None
+    baseline = bench_baseline(args.seed, msgc, baseline_binary, baseline_commit) if baseline_binary else None
     wall = time.perf_counter() - start[0]
     seconds = max(0.0, (busy_cpu_seconds() - start[1]) - (children_cpu_seconds() - start[2]))
     other = {"seconds": seconds, "wall": wall, "share": seconds / (wall * (os.cpu_count() or 1))}
@@ -583,7 +624,9 @@ def main(argv):
     command = "scripts/benchmark.py" + ("" if args.presets == "app,10x,100x" else f" --presets {args.presets}")
     if args.everyday != ",".join(EVERYDAY):
         command += f" --everyday '{args.everyday}'"
-    section = render(results, growth, everyday, editor, machine(), versions(msgc, pofilter), load_before, load_after, other, command)
+    if args.baseline:
+        command += f" --baseline {args.baseline}"
+    section = render(results, growth, everyday, editor, baseline, machine(), versions(msgc, pofilter), load_before, load_after, other, command)
     path = ROOT / "BENCHMARKS.md"
     text = path.read_text() if path.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
     if BEGIN in text and END in text:
