@@ -251,22 +251,26 @@ public struct ContentTree: Sendable {
             }
             for name in entries where !name.hasPrefix(".") {
                 let child = relative + "/" + name
-                let childPath = url(for: child).path
-                var isDirectory: ObjCBool = false
+                let childPath = absolute + "/" + name
                 let fileExtension = (name as NSString).pathExtension.lowercased()
-                guard FileManager.default.fileExists(atPath: childPath, isDirectory: &isDirectory) else {
-                    if reportingDanglingLinks && extensions.contains(fileExtension) && Self.isDanglingLink(childPath) {
+                // One lstat tells most entries apart: only a symbolic link needs following, and
+                // only a link can lead out of the folder, which is itself inside the tree.
+                var status = stat()
+                guard lstat(childPath, &status) == 0 else { continue }
+                let isLink = status.st_mode & S_IFMT == S_IFLNK
+                if isLink && stat(childPath, &status) != 0 {
+                    if reportingDanglingLinks && extensions.contains(fileExtension) {
                         diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
                             "'\(child)' is a symbolic link to a file that does not exist", at: SourceLocation(path: child)))
                     }
                     continue
                 }
-                if isDirectory.boolValue {
+                if status.st_mode & S_IFMT == S_IFDIR {
                     pending.append(child)
                     continue
                 }
                 guard extensions.contains(fileExtension) else { continue }
-                if let real = Self.realPath(childPath), !(real.hasPrefix(resolvedRoot + "/")) {
+                if isLink, let real = Self.realPath(childPath), !(real.hasPrefix(resolvedRoot + "/")) {
                     diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
                         "'\(child)' is a symbolic link to a file outside the content tree; msgc does not read it",
                         at: SourceLocation(path: child)))
