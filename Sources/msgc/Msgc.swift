@@ -37,22 +37,46 @@ struct Msgc: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         // Ctrl-C or SIGTERM in the middle of writing leaves no temporary file or folder behind.
         TemporaryFiles.removeOnInterrupt()
+        var command: ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            // What was typed is wrong: the message, then the usage of the command it was for.
+            fail(error, fullMessage(for: error))
+        }
+        do {
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                exit(withError: error)
-            }
-            // Usage errors quote what was typed; each line is written as terminal text.
-            let message = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false)
-                .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
-            Output.write(message + "\n", to: .standardError)
-            Foundation.exit(Outcome.Status.failure.rawValue)
+            // What was asked for cannot be done (no content tree, a locale the project lacks): the
+            // command line was read, so the usage is no help, only where to read about the command.
+            fail(error, "Error: \(message(for: error))\n  See '\(commandLine(of: type(of: command))) --help' for more information.")
         }
+    }
+
+    private static func fail(_ error: Error, _ message: String) -> Never {
+        if exitCode(for: error) == .success {
+            exit(withError: error)
+        }
+        // Errors quote what was typed; each line is written as terminal text.
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
+        Output.write(lines + "\n", to: .standardError)
+        Foundation.exit(Outcome.Status.failure.rawValue)
+    }
+
+    /// How the command `type` is typed: `msgc lint`, `msgc state fetch`.
+    static func commandLine(of type: ParsableCommand.Type) -> String {
+        func path(to type: ParsableCommand.Type, from command: ParsableCommand.Type) -> [String]? {
+            let name = command.configuration.commandName ?? ""
+            if command == type { return [name] }
+            for subcommand in command.configuration.subcommands {
+                if let rest = path(to: type, from: subcommand) { return [name] + rest }
+            }
+            return nil
+        }
+        return (path(to: type, from: Msgc.self) ?? ["msgc"]).joined(separator: " ")
     }
 }
 

@@ -87,6 +87,7 @@ import Testing
             .run(["build", "--environment", "sandbox", "--quiet"]), .write("key.p8", "-----BEGIN PRIVATE KEY-----\nnot a key\n"),
             .run(["apply", "build/sandbox", "--key-file", "key.p8", "--key-id", "K", "--issuer-id", "I"]),
         ]),
+        Case("state-fetch-no-key", "state", "fetch", "--environment", "sandbox", "--bundle-id", "com.example.app", "--out", "state.json"),
         Case("init", "init", "new"),
         Case("init-not-empty", "init", "content"),
         Case("diff-not-a-bundle", [.write("old/notes.txt", "x"), .run(["diff", "old", "old"])]),
