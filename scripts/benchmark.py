@@ -513,8 +513,7 @@ def render(results, growth, everyday, editor, baseline, info, tools, load_before
                   f"`msgc lint` on the app preset's tree, taken in turn with msgc built at `{baseline['commit'][:10]}` "
                   f"(`bench_baseline`), {baseline['runs']} runs each:", "",
                   "| `msgc lint` | at the baseline | ratio |", "| --- | --- | --- |",
-                  f"| {ms(baseline['msgc']['wall'])}, {mib(baseline['msgc']['peak'])} "
-                  f"| {ms(baseline['baseline']['wall'])}, {mib(baseline['baseline']['peak'])} "
+                  f"| {ms(baseline['msgc']['wall'])} | {ms(baseline['baseline']['wall'])} "
                   f"| {baseline['msgc']['wall'] / baseline['baseline']['wall']:.3f}× |"]
     lines += ["", "### Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
     for name, measured, met in targets(results, growth, everyday, editor, baseline):

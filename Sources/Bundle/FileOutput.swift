@@ -43,7 +43,12 @@ public enum FileOutput {
         guard let (temporary, descriptor) = TemporaryFiles.makeFile(
             in: (path as NSString).deletingLastPathComponent, prefix: "." + (path as NSString).lastPathComponent + ".msgc-tmp-")
         else {
-            throw Failure(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
+            let reason = errno
+            let folder = (path as NSString).deletingLastPathComponent
+            if reason == ENOENT || reason == ENOTDIR, stat(folder, &status) != 0 || (status.st_mode & S_IFMT) != S_IFDIR {
+                throw Failure(description: "cannot write '\(path)': there is no folder '\(folder)'")
+            }
+            throw Failure(description: "cannot write '\(path)': \(String(cString: strerror(reason)))")
         }
         defer { TemporaryFiles.unregister(temporary) }
         var failure: Int32 = 0

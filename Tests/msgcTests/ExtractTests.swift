@@ -34,6 +34,17 @@ import Testing
         #expect(try MsgcRunner.files(in: rebuilt) == MsgcRunner.files(in: reference))
     }
 
+    @Test func outIntoAFolderThatDoesNotExistSaysSo() throws {
+        let copy = try exampleCopy()
+        let missing = copy.deletingLastPathComponent().appendingPathComponent("missing")
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", missing.appendingPathComponent("de-DE.xliff").path])
+        #expect(result.status == 2)
+        #expect(result.stdout == "")
+        let folder = missing.standardizedFileURL.path
+        #expect(result.stderr == "msgc: cannot write '\(folder)/de-DE.xliff': there is no folder '\(folder)'\n")
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
+    }
+
     @Test func changedSourceMakesTranslationsStaleAndLeavesThemOut() throws {
         let copy = try exampleCopy()
         let source = copy.appendingPathComponent("messages/plus/monthly.yaml")
