@@ -150,6 +150,15 @@ private struct TextScan {
                 }
                 scalarCount += 1
                 utf16Count += 1
+                // Then eight bytes at a time while they are printable ASCII that changes nothing
+                // here: letters, spaces and punctuation (and digits, once one has been seen).
+                while index + 8 <= bytes.count {
+                    let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    guard Self.isPlainASCII(word, digitsSeen: hasDigit) else { break }
+                    index += 8
+                    scalarCount += 8
+                    utf16Count += 8
+                }
                 continue
             }
             let scalarValue = decodeUTF8Scalar(bytes, at: &index)
@@ -177,6 +186,24 @@ final class Candidate: Sendable {
 
     init(_ localized: LocalizedMessage) {
         self.localized = localized
+    }
+}
+
+extension TextScan {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether all eight bytes of `word` are ASCII from U+0020 to U+007E and, unless
+    /// `digitsSeen`, none is a digit: bytes the loop would only count. Each test adds a constant
+    /// to every byte and looks at its high bit, which no byte below 0x80 carries out of.
+    @inline(__always)
+    static func isPlainASCII(_ word: UInt64, digitsSeen: Bool) -> Bool {
+        guard word & highBits == 0,
+              (word &+ 0x60 &* ones) & highBits == highBits,  // every byte at least 0x20
+              (word &+ ones) & highBits == 0  // and none 0x7F
+        else { return false }
+        // A byte from 0x30 to 0x39 reaches 0x80 with 0x50 added, and not with 0x46.
+        return digitsSeen || (word &+ 0x50 &* ones) & ~(word &+ 0x46 &* ones) & highBits == 0
     }
 }
 

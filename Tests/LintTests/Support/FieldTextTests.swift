@@ -36,6 +36,13 @@ import Testing
         let texts = [
             "Stay with Premium", "Caf\u{E9} 👨‍👩‍👧", "Cafe\u{301}", "\u{1100}\u{1161}", "مرحبا ٥٠٪", "", "\u{2028}\t\u{F8FF}",
             "Ở lại với Premium", "プレミアムを続ける", "\u{30AB}\u{3099}", "프리미엄 유지", "\u{387}", "สมาชิกพรีเมียม",
+            // Long runs of ASCII, read eight bytes at a time, broken by what must be seen: a
+            // control, DEL, a digit (the first, and a later one), the edges of the printable range.
+            "Stay with Premium for longer than you think", "Keep every lesson\u{1} and every word you saved",
+            "Keep every lesson and every\u{7F} word you saved", "Save 50% on Premium today, and 20% more tomorrow",
+            "Premium plan with lessons 1234567890 and 9876543210", "Plain text ending in a digit, exactly here: 9",
+            " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+            "Long lesson plans\u{1F}\u{20}and /0 and 9: with ~~~~~~~~ text around it", "Café au lait every morning with Premium",
         ]
         let context = LintFixture.context(messages: texts.map { LintFixture.message(header: $0) })
         for item in context.fieldTexts where item.field == .header {
