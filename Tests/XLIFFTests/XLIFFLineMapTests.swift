@@ -125,4 +125,20 @@ struct XLIFFInputTextTests {
             #expect(accepted == expected, "bytes \(tail.map { String($0, radix: 16) })")
         }
     }
+
+    @Test("every three bytes of the alphabet, then ASCII or the end, are judged as the standard library judges them")
+    func everyShortSequence() {
+        for first in Self.alphabet {
+            for second in Self.alphabet {
+                for third in Self.alphabet {
+                    for end in [[], [UInt8(ascii: "x")], [0xA0, 0x41]] as [[UInt8]] {
+                        let bytes = Array("<a>".utf8) + [first, second, third] + end
+                        let expected = String(validating: bytes, as: UTF8.self) != nil
+                        let accepted = if case .success = XLIFFInputText.decode(bytes) { true } else { false }
+                        #expect(accepted == expected, "bytes \([first, second, third] + end)")
+                    }
+                }
+            }
+        }
+    }
 }
