@@ -372,6 +372,45 @@ struct XLIFFReaderTests {
             == "unit id 'p/k/header' appears again with a different target than the one on line 3; neither is used")
     }
 
+    /// A file of units that are message fields, orphans and repeats of both, with an id written
+    /// in NFD whose field the set holds in NFC (`==` alike, other bytes).
+    static let mixedUnits = """
+        <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+        <file original="m" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
+        <trans-unit id="com.example.premium/k/header"><source>a</source><target>Erste</target></trans-unit>
+        <trans-unit id="com.example.premium/old/header"><source>b</source><target>Alt</target></trans-unit>
+        <trans-unit id="com.example.premium/k/header"><source>a</source><target>Zweite</target></trans-unit>
+        <trans-unit id="com.example.premium/old/header"><source>b</source><target>Anders</target></trans-unit>
+        <trans-unit id="com.example.premium/cafe\u{301}/body"><source>c</source><target>Dritte</target></trans-unit>
+        <trans-unit id="com.example.premium/k/body"><source>d</source><target>Vierte</target></trans-unit>
+        <trans-unit id="com.example.premium/k/body"><source>d</source><target>Vierte</target></trans-unit>
+        <trans-unit id="com.example.premium/old/header"><source>b</source><target>Alt</target></trans-unit>
+        </body></file></xliff>
+        """
+    static let fieldIDs: Set = [
+        "com.example.premium/k/header", "com.example.premium/k/body", "com.example.premium/caf\u{E9}/body",
+        "com.example.premium/other/header",
+    ]
+
+    @Test("told the ids of message fields, the reader finds the same repeats, and orphans' conflicts are only warnings")
+    func repeatsWithFieldUnitIDs() {
+        let (plain, plainDiagnostics) = XLIFFReader.read(bytes: Array(Self.mixedUnits.utf8), path: "translations/de-DE.xliff")
+        let (told, toldDiagnostics) = XLIFFReader.read(
+            bytes: Array(Self.mixedUnits.utf8), path: "translations/de-DE.xliff", fieldUnitIDs: Self.fieldIDs)
+        #expect(told.units == plain.units)
+        #expect(told.units.map(\.id.value) == [
+            "com.example.premium/k/header", "com.example.premium/old/header", "com.example.premium/cafe\u{301}/body",
+            "com.example.premium/k/body",
+        ])
+        #expect(told.units.map(\.isAmbiguous) == [true, true, false, false])
+        // The NFD id keeps its own bytes: it is the file's spelling that findings quote.
+        #expect(Array(told.units[2].id.value.utf8) == Array("com.example.premium/cafe\u{301}/body".utf8))
+        #expect(plainDiagnostics.map(\.code) == ["XLF013", "XLF013", "XLF009", "XLF009"])
+        #expect(toldDiagnostics.map(\.code) == ["XLF013", "XLF013", "XLF009", "XLF009"])
+        #expect(toldDiagnostics.map(\.severity) == [.error, .warning, .warning, .warning])
+        #expect(toldDiagnostics.map { $0.location.line } == [5, 6, 9, 10])
+    }
+
     @Test("2.0: repeated names are reported as names; names that repeat give way to unique ids")
     func repeatedNames20() throws {
         // Symfony's XLIFF 2.0 dumper names each unit after its message key and writes no state.
