@@ -218,10 +218,18 @@ struct XLIFFUnitCollector {
     /// read as `/`) to key it by when the file's names are not unique. Empty for 1.2.
     private var isKeyedByName: [Bool] = []
     private var alternateIDs: [Located<String>?] = []
-    /// Fewer bytes than a unit of XLIFF takes even without notes: the units and the set of
-    /// their ids are made that large at once rather than grown (and the set rehashed) a
-    /// doubling at a time.
+    /// Fewer bytes than a unit of XLIFF takes even without notes.
     private static let bytesPerUnitEstimate = 256
+
+    /// How many units the file likely holds: the units and the set of their ids are made that
+    /// large at once rather than grown (and the set rehashed) a doubling at a time. A locale's
+    /// file holds about one unit per message field, so that count, where the collector has it,
+    /// bounds the guess from the file's size (which, for files with notes, is several times
+    /// too many: a set that large is a megabyte of hash table across the files of a project).
+    private var expectedUnitCount: Int {
+        let bySize = utf8.count / Self.bytesPerUnitEstimate
+        return fieldUnitIDs.map { min($0.count, bySize) } ?? bySize
+    }
 
     init(path: String, utf8: [UInt8], fieldUnitIDs: Set<String>? = nil) {
         self.path = path
@@ -518,7 +526,7 @@ struct XLIFFUnitCollector {
             isKeyedByName.append(builder.isKeyedByName)
             alternateIDs.append(builder.alternateID)
         }
-        if units.isEmpty { units.reserveCapacity(utf8.count / Self.bytesPerUnitEstimate) }
+        if units.isEmpty { units.reserveCapacity(expectedUnitCount) }
         units.append(TranslationUnit(
             id: id, source: source, target: target, state: target == nil ? .untranslated : state,
             rawState: rawState, inlineMarkup: markup, location: builder.location, notes: notes))
@@ -592,7 +600,7 @@ struct XLIFFUnitCollector {
 
     /// Whether no unit kept so far has the id `id` (`==`), noting that one now has.
     private mutating func isFirst(_ id: String) -> Bool {
-        if unitIDs.isEmpty { unitIDs.reserveCapacity(utf8.count / Self.bytesPerUnitEstimate) }
+        if unitIDs.isEmpty { unitIDs.reserveCapacity(expectedUnitCount) }
         return unitIDs.insert(id).inserted
     }
 
