@@ -15,21 +15,17 @@ public enum GitHubRenderer {
         return output
     }
 
-    /// The same text, handed to `write` about 64 KiB at a time as it is made (one buffer, as
-    /// `HumanRenderer.write` says why).
+    /// The same text, handed to `write` about 64 KiB at a time as it is made (`ReportText`).
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
-        var output = ""
+        var output = ReportText()
         for diagnostic in diagnostics {
             append(diagnostic, options: options, to: &output)
-            if output.utf8.count >= 1 << 16 {
-                write(output)
-                output = ""
-            }
+            if output.isFull { write(output.take()) }
         }
-        if !output.isEmpty { write(output) }
+        if !output.isEmpty { write(output.take()) }
     }
 
-    static func append(_ diagnostic: Diagnostic, options: RenderOptions, to output: inout String) {
+    static func append(_ diagnostic: Diagnostic, options: RenderOptions, to output: inout ReportText) {
         output += "::"
         switch diagnostic.severity {
         case .error: output += "error"
