@@ -63,15 +63,8 @@ struct CommonOptions: ParsableArguments {
     /// Writes diagnostics in the chosen format to `handle` as they are rendered, in pieces of
     /// about 64 KiB: a report of thousands of findings is never held whole.
     func write(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) {
-        var pending = ""
-        write(diagnostics, sources: sources, format: format, useColor: useColor(for: handle)) { text in
-            pending += text
-            if pending.utf8.count >= 1 << 16 {
-                Output.write(pending, to: handle)
-                pending = ""
-            }
-        }
-        Output.write(pending, to: handle)
+        // Each renderer hands on its report in such pieces (`ReportText`); each is written as it comes.
+        write(diagnostics, sources: sources, format: format, useColor: useColor(for: handle)) { Output.write($0, to: handle) }
     }
 
     private func write(

@@ -80,11 +80,12 @@ public enum HumanRenderer {
         // Scalars counted from UTF-8 (those that are not continuation bytes): nearly every
         // line is shown whole, and is then walked only up to the end of its marker.
         let scalarCount = shownLine.utf8.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        let isWhole = scalarCount <= maxSnippetScalars
         let lower: Int
         let upper: Int
         let line: String
         let cut: [Unicode.Scalar]
-        if scalarCount > maxSnippetScalars {
+        if !isWhole {
             let anchor = min(max((location.column ?? 1) - 1, 0), scalarCount)
             lower = max(0, min(anchor - maxSnippetScalars / 4, scalarCount - maxSnippetScalars))
             upper = lower + maxSnippetScalars
@@ -117,7 +118,7 @@ public enum HumanRenderer {
         }
         let before: Int
         let marked: Int
-        if cut.isEmpty && lower == 0 && upper == scalarCount {
+        if isWhole {
             let scalars = shownLine.unicodeScalars
             before = TerminalWidth.of(scalars.prefix(start))
             marked = TerminalWidth.of(scalars.dropFirst(start).prefix(max(0, min(end, upper) - start)))

@@ -24,25 +24,23 @@ public enum JSONRenderer {
     /// of the whole report (its keys sorted, so `diagnostics` comes first), each diagnostic
     /// written as the element of the array it is.
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
-        var output = Array("{\n  \"diagnostics\": [".utf8)
+        var output = ReportText()
+        output += "{\n  \"diagnostics\": ["
         if diagnostics.isEmpty {
-            output += "],\n".utf8
+            output += "],\n"
         } else {
-            output += "\n".utf8
+            output += "\n"
             var writer = CanonicalJSONWriter(indent: 4)
             for (index, diagnostic) in diagnostics.enumerated() {
-                output += "    ".utf8
+                output += "    "
                 Self.write(diagnostic, options: options, into: &writer)
-                writer.moveBytes(to: &output)
-                output += (index == diagnostics.count - 1 ? "\n" : ",\n").utf8
-                if output.count >= 1 << 16 {
-                    write(String(decoding: output, as: UTF8.self))
-                    output.removeAll(keepingCapacity: true)
-                }
+                output.append(movingFrom: &writer)
+                output += index == diagnostics.count - 1 ? "\n" : ",\n"
+                if output.isFull { write(output.take()) }
             }
-            output += "  ],\n".utf8
+            output += "  ],\n"
         }
-        write(String(decoding: output, as: UTF8.self))
+        write(output.take())
         let summary: JSONValue = [
             "errors": .integer(diagnostics.errorCount),
             "warnings": .integer(diagnostics.warningCount),

@@ -35,19 +35,17 @@ public enum SARIFRenderer {
         JSONValue.string(schemaURI).appendCanonical(to: &head, indent: 2)
         head += ",\n  \"runs\": [\n    {\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": ".utf8
         head += (diagnostics.isEmpty ? "[],\n" : "[\n").utf8
-        var output = head
+        var output = ReportText()
+        output += head
         var writer = CanonicalJSONWriter(indent: 8)
         for (index, diagnostic) in diagnostics.enumerated() {
-            output += "        ".utf8
+            output += "        "
             writeResult(for: diagnostic, ruleIndex: ruleIndex[diagnostic.code], options: options, into: &writer)
-            writer.moveBytes(to: &output)
-            output += (index == diagnostics.count - 1 ? "\n      ],\n" : ",\n").utf8
-            if output.count >= 1 << 16 {
-                write(String(decoding: output, as: UTF8.self))
-                output.removeAll(keepingCapacity: true)
-            }
+            output.append(movingFrom: &writer)
+            output += index == diagnostics.count - 1 ? "\n      ],\n" : ",\n"
+            if output.isFull { write(output.take()) }
         }
-        write(String(decoding: output, as: UTF8.self))
+        write(output.take())
         let driver: JSONValue = [
             "name": "msgc",
             "version": .string(toolVersion),
