@@ -187,10 +187,14 @@ def bench_everyday(names, seed, msgc):
                     else:
                         commands[(label, command)] = ([msgc, "lint", "--content", tree, "--format", command], (0, 1))
             timed = measure_in_turn(commands, runs)
+            # Beyond Apple's cap the clean tree's build stops on PRJ006 before writing anything,
+            # while a tree that ships fewer messages writes its bundle: no ratio of like with like.
+            clean_build_wrote = (Path(scratch) / "clean" / "manifest.json").exists()
             findings = json.loads(subprocess.run([msgc, "lint", "--content", dirty, "--format", "json"],
                                                  stdout=subprocess.PIPE, text=True).stdout)["summary"]
         results[name] = {
             "base": base, "runs": runs, "errors": findings["errors"], "warnings": findings["warnings"],
+            "clean_build_wrote": clean_build_wrote,
             "commands": {command: {"clean": timed[("clean", command)], "dirty": timed[("dirty", command)]}
                          for command in FORMATS + ("build",)},
         }
@@ -504,8 +508,9 @@ def render(results, growth, everyday, editor, baseline, info, tools, load_before
             cells = []
             for command in FORMATS + ("build",):
                 timing = r["commands"][command]
+                note = " (clean: stops, PRJ006)" if command == "build" and not r["clean_build_wrote"] else ""
                 cells.append(f"{ms(timing['dirty']['wall'])} / {ms(timing['clean']['wall'])} = "
-                             f"{timing['dirty']['wall'] / timing['clean']['wall']:.2f}×")
+                             f"{timing['dirty']['wall'] / timing['clean']['wall']:.2f}×{note}")
             lines.append(f"| {name} (from {r['base']}) | {r['errors']:,} errors, {r['warnings']:,} warnings | " + " | ".join(cells) + " |")
         lines += ["", "Runs per command: " + ", ".join(f"{name}: {r['runs']}" for name, r in everyday.items()) + "."]
     if editor:
@@ -525,7 +530,7 @@ def render(results, growth, everyday, editor, baseline, info, tools, load_before
                   f"| {baseline['msgc']['wall'] / baseline['baseline']['wall']:.3f}× |"]
     lines += ["", "### Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
     for name, measured, met in targets(results, growth, everyday, editor, baseline):
-        lines.append(f"| {name} | {measured} | {'yes' if met else '**no**'} |")
+        lines.append(f"| {name} | {measured} | {'n/a' if met is None else 'yes' if met else '**no**'} |")
     lines += ["", "### Machine", "",
               f"- CPU: {info['cpu']}, {info['cores']} cores; memory {info['memory'] / 2**30:.0f} GiB",
               f"- OS: {info['os']}",
@@ -562,6 +567,10 @@ def targets(results, growth, everyday=None, editor=None, baseline=None):
             timing = r["commands"][command]
             ratio = timing["dirty"]["wall"] / timing["clean"]["wall"]
             label = f"`msgc build`" if command == "build" else f"`--format {command}`"
+            if command == "build" and not r["clean_build_wrote"]:
+                # A build that writes a bundle against one that stops before writing (see above).
+                rows.append((f"{name}: {label} with findings ≤ 1.3× clean", f"{ratio:.2f}× (the clean tree does not build)", None))
+                continue
             rows.append((f"{name}: {label} with findings ≤ 1.3× clean", f"{ratio:.2f}×", ratio <= 1.3))
     for preset, r in results.items():
         ratio = r["pofilter"]["wall"] / r["lint"]["wall"]

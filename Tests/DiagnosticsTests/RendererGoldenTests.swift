@@ -103,6 +103,40 @@ import Testing
         }
     }
 
+    /// A report longer than the parts it is made in on several cores (`ReportText.write`) is
+    /// the same text as its diagnostics rendered one by one, in order.
+    @Test func aLongReportIsItsDiagnosticsInOrder() {
+        let count = ReportText.partSize * ReportText.partsAtOnce + ReportText.partSize * 2 + 5
+        let diagnostics = (0..<count).map { index in
+            var diagnostic = Self.diagnostics[index % Self.diagnostics.count]
+            diagnostic.message += " (\(index))"
+            return diagnostic
+        }
+        #expect(HumanRenderer.render(diagnostics, options: Self.options)
+            == diagnostics.map { HumanRenderer.render([$0], options: Self.options) }.joined())
+        #expect(GitHubRenderer.render(diagnostics, options: Self.options)
+            == diagnostics.map { GitHubRenderer.render([$0], options: Self.options) }.joined())
+
+        func elements(indent: Int, _ value: (Diagnostic) -> JSONValue) -> String {
+            diagnostics.map { diagnostic in
+                var bytes = Array(String(repeating: " ", count: indent).utf8)
+                value(diagnostic).appendCanonical(to: &bytes, indent: indent)
+                return String(decoding: bytes, as: UTF8.self)
+            }.joined(separator: ",\n")
+        }
+        let json = JSONRenderer.render(diagnostics, options: Self.options)
+        let jsonElements = elements(indent: 4) { ReportModel.value(for: $0, options: Self.options) }
+        #expect(json.hasPrefix("{\n  \"diagnostics\": [\n" + jsonElements + "\n  ],\n  \"schemaVersion\": "))
+
+        let rules = Codes.all.filter { Set(Self.diagnostics.map(\.code)).contains($0.code) }
+        let sarif = SARIFRenderer.render(diagnostics, options: Self.options, toolVersion: "0.1.0", rules: rules)
+        let results = elements(indent: 8) { diagnostic in
+            ReportModel.result(
+                for: diagnostic, ruleIndex: rules.firstIndex { $0.code == diagnostic.code }, options: Self.options)
+        }
+        #expect(sarif.contains("\"results\": [\n" + results + "\n      ],\n      \"tool\": "))
+    }
+
     @Test func sarif() {
         let codes = Set(Self.diagnostics.map(\.code))
         let rules = Codes.all.filter { codes.contains($0.code) }

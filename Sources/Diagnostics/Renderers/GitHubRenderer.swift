@@ -15,14 +15,11 @@ public enum GitHubRenderer {
         return output
     }
 
-    /// The same text, handed to `write` about 64 KiB at a time as it is made (`ReportText`).
+    /// The same text, handed to `write` in parts as it is made (`ReportText`).
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
-        var output = ReportText()
-        for diagnostic in diagnostics {
-            append(diagnostic, options: options, to: &output)
-            if output.isFull { write(output.take()) }
+        ReportText.write(count: diagnostics.count, to: write) { indices, output in
+            for index in indices { append(diagnostics[index], options: options, to: &output) }
         }
-        if !output.isEmpty { write(output.take()) }
     }
 
     static func append(_ diagnostic: Diagnostic, options: RenderOptions, to output: inout ReportText) {

@@ -9,15 +9,12 @@ public enum HumanRenderer {
         return output
     }
 
-    /// The same text, handed to `write` about 64 KiB at a time as it is made (`ReportText`).
+    /// The same text, handed to `write` in parts as it is made (`ReportText`).
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
         let style = Style(enabled: options.useColor)
-        var output = ReportText()
-        for diagnostic in diagnostics {
-            append(diagnostic, options: options, style: style, to: &output)
-            if output.isFull { write(output.take()) }
+        ReportText.write(count: diagnostics.count, to: write) { indices, output in
+            for index in indices { append(diagnostics[index], options: options, style: style, to: &output) }
         }
-        if !output.isEmpty { write(output.take()) }
     }
 
     private static func append(_ diagnostic: Diagnostic, options: RenderOptions, style: Style, to output: inout ReportText) {

@@ -20,27 +20,20 @@ public enum JSONRenderer {
         return output
     }
 
-    /// The same text, handed to `write` about 64 KiB at a time as it is made: the canonical JSON
-    /// of the whole report (its keys sorted, so `diagnostics` comes first), each diagnostic
+    /// The same text, handed to `write` in parts as it is made (`ReportText`): the canonical
+    /// JSON of the whole report (its keys sorted, so `diagnostics` comes first), each diagnostic
     /// written as the element of the array it is.
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
-        var output = ReportText()
-        output += "{\n  \"diagnostics\": ["
-        if diagnostics.isEmpty {
-            output += "],\n"
-        } else {
-            output += "\n"
+        write(diagnostics.isEmpty ? "{\n  \"diagnostics\": [],\n" : "{\n  \"diagnostics\": [\n")
+        ReportText.write(count: diagnostics.count, to: write) { indices, output in
             var writer = CanonicalJSONWriter(indent: 4)
-            for (index, diagnostic) in diagnostics.enumerated() {
+            for index in indices {
                 output += "    "
-                Self.write(diagnostic, options: options, into: &writer)
+                Self.write(diagnostics[index], options: options, into: &writer)
                 output.append(movingFrom: &writer)
-                output += index == diagnostics.count - 1 ? "\n" : ",\n"
-                if output.isFull { write(output.take()) }
+                output += index == diagnostics.count - 1 ? "\n  ],\n" : ",\n"
             }
-            output += "  ],\n"
         }
-        write(output.take())
         let summary: JSONValue = [
             "errors": .integer(diagnostics.errorCount),
             "warnings": .integer(diagnostics.warningCount),

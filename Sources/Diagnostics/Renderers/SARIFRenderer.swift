@@ -22,30 +22,28 @@ public enum SARIFRenderer {
         return output
     }
 
-    /// The same text, handed to `write` about 64 KiB at a time as it is made: the canonical JSON
+    /// The same text, handed to `write` in parts as it is made (`ReportText`): the canonical JSON
     /// of the whole log (keys sorted, so a run's `results` come before its `tool`), each result
     /// written as the element of the array it is.
     public static func write(
         _ diagnostics: [Diagnostic], options: RenderOptions, toolVersion: String, rules: [RuleInfo],
         to write: (String) -> Void
     ) {
-        var ruleIndex: [String: Int] = [:]
-        for (index, info) in rules.enumerated() { ruleIndex[info.code] = index }
+        let ruleIndex = Dictionary(rules.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { _, last in last })
         var head = Array("{\n  \"$schema\": ".utf8)
         JSONValue.string(schemaURI).appendCanonical(to: &head, indent: 2)
         head += ",\n  \"runs\": [\n    {\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": ".utf8
         head += (diagnostics.isEmpty ? "[],\n" : "[\n").utf8
-        var output = ReportText()
-        output += head
-        var writer = CanonicalJSONWriter(indent: 8)
-        for (index, diagnostic) in diagnostics.enumerated() {
-            output += "        "
-            writeResult(for: diagnostic, ruleIndex: ruleIndex[diagnostic.code], options: options, into: &writer)
-            output.append(movingFrom: &writer)
-            output += index == diagnostics.count - 1 ? "\n      ],\n" : ",\n"
-            if output.isFull { write(output.take()) }
+        write(String(decoding: head, as: UTF8.self))
+        ReportText.write(count: diagnostics.count, to: write) { indices, output in
+            var writer = CanonicalJSONWriter(indent: 8)
+            for index in indices {
+                output += "        "
+                writeResult(for: diagnostics[index], ruleIndex: ruleIndex[diagnostics[index].code], options: options, into: &writer)
+                output.append(movingFrom: &writer)
+                output += index == diagnostics.count - 1 ? "\n      ],\n" : ",\n"
+            }
         }
-        write(output.take())
         let driver: JSONValue = [
             "name": "msgc",
             "version": .string(toolVersion),
