@@ -53,26 +53,76 @@ public struct FixIt: Hashable, Codable, Sendable {
 /// One finding: what is wrong, where, how bad, and what to do about it.
 ///
 /// Diagnostics are plain data; renderers turn them into text, JSON, SARIF or annotations.
-public struct Diagnostic: Hashable, Codable, Sendable {
-    public var code: String
-    public var severity: Severity
-    public var location: SourceLocation
-    public var message: String
-    public var notes: [Note]
-    public var fixIts: [FixIt]
-    public var subject: Subject?
+///
+/// A value, kept in one shared, immutable object (`Fields`): a report of thousands is copied
+/// on every pass over it (filtered, sorted, counted, rendered), and a copy retains that one
+/// object rather than each of its strings and arrays. Changing a property makes a new object.
+public struct Diagnostic: Hashable, Sendable {
+    private var box: Box
+
+    public var code: String {
+        get { box.fields.code }
+        set { fields.code = newValue }
+    }
+    public var severity: Severity {
+        get { box.fields.severity }
+        set { fields.severity = newValue }
+    }
+    public var location: SourceLocation {
+        get { box.fields.location }
+        set { fields.location = newValue }
+    }
+    public var message: String {
+        get { box.fields.message }
+        set { fields.message = newValue }
+    }
+    public var notes: [Note] {
+        get { box.fields.notes }
+        set { fields.notes = newValue }
+    }
+    public var fixIts: [FixIt] {
+        get { box.fields.fixIts }
+        set { fields.fixIts = newValue }
+    }
+    public var subject: Subject? {
+        get { box.fields.subject }
+        set { fields.subject = newValue }
+    }
 
     public init(
         code: String, severity: Severity, location: SourceLocation, message: String,
         notes: [Note] = [], fixIts: [FixIt] = [], subject: Subject? = nil
     ) {
-        self.code = code
-        self.severity = severity
-        self.location = location
-        self.message = message
-        self.notes = notes
-        self.fixIts = fixIts
-        self.subject = subject
+        box = Box(Fields(
+            code: code, severity: severity, location: location, message: message, notes: notes, fixIts: fixIts, subject: subject))
+    }
+
+    private var fields: Fields {
+        get { box.fields }
+        set { box = Box(newValue) }
+    }
+
+    private struct Fields: Hashable, Sendable {
+        var code: String
+        var severity: Severity
+        var location: SourceLocation
+        var message: String
+        var notes: [Note]
+        var fixIts: [FixIt]
+        var subject: Subject?
+    }
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    public static func == (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
+        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(box.fields)
     }
 
     /// The order in which diagnostics leave the process: path, line, column, code, message.
