@@ -111,16 +111,20 @@ public struct ContentTree: Sendable {
             }
         }
 
-        let fieldUnitIDs = Set(messages.flatMap { message in message.fields.map { message.unitID(of: $0.field) } })
+        // Every locale's file holds these ids and (until a message changes) these source texts:
+        // the reader shares the strings rather than making them again in each file.
+        let expected = ExpectedUnits(
+            ids: messages.flatMap { message in message.fields.map { message.unitID(of: $0.field) } },
+            sources: messages.flatMap { message in message.fields.map(\.text.value) })
         // Each file's text is kept from this one read for snippets: a diagnostic in it never
         // reads it again.
         for (file, fileDiagnostics, source) in xliffPaths.concurrentMap({ path -> (TranslationFile, [Diagnostic], SourceFile?) in
             switch bytes(of: path, limit: ContentLimits.maxXLIFFBytes) {
             case .success(let bytes):
-                if let cached = cache?.translation(path, bytes: bytes, fieldUnitIDs: fieldUnitIDs) { return cached }
-                let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: path, fieldUnitIDs: fieldUnitIDs)
+                if let cached = cache?.translation(path, bytes: bytes, expected: expected) { return cached }
+                let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: path, expecting: expected)
                 let read = (file, diagnostics, XLIFFReader.snippetSource(bytes: bytes, path: path))
-                cache?.store(translation: read, path: path, bytes: bytes, fieldUnitIDs: fieldUnitIDs)
+                cache?.store(translation: read, path: path, bytes: bytes, expected: expected)
                 return read
             case .failure(let failure):
                 let file = TranslationFile(
@@ -320,12 +324,13 @@ private enum ParseResult: Sendable {
 
 /// What `ContentTree.load` read, kept for the next load of the same tree: a file whose bytes
 /// are the same is not parsed again. An XLIFF file's reading also depends on which unit ids are
-/// message fields, so it is reused only while those are the same. Loads may run on several
+/// message fields, so it is reused only while those are the same (not the source texts, which
+/// the reader only shares: a header edited in the editor does not make every file read again). Loads may run on several
 /// threads; the cache locks around each lookup and store.
 public final class ReadCache: @unchecked Sendable {
     private let lock = NSLock()
     private var sources: [String: (bytes: [UInt8], parsed: ([Message], SourceFile?, [Diagnostic]))] = [:]
-    private var translations: [String: (bytes: [UInt8], fieldUnitIDs: Set<String>, read: (TranslationFile, [Diagnostic], SourceFile?))] = [:]
+    private var translations: [String: (bytes: [UInt8], expected: ExpectedUnits, read: (TranslationFile, [Diagnostic], SourceFile?))] = [:]
 
     public init() {}
 
@@ -340,14 +345,14 @@ public final class ReadCache: @unchecked Sendable {
         lock.withLock { sources[path] = (bytes, parsed) }
     }
 
-    func translation(_ path: String, bytes: [UInt8], fieldUnitIDs: Set<String>) -> (TranslationFile, [Diagnostic], SourceFile?)? {
+    func translation(_ path: String, bytes: [UInt8], expected: ExpectedUnits) -> (TranslationFile, [Diagnostic], SourceFile?)? {
         lock.withLock {
-            guard let entry = translations[path], entry.bytes == bytes, entry.fieldUnitIDs == fieldUnitIDs else { return nil }
+            guard let entry = translations[path], entry.bytes == bytes, entry.expected.ids == expected.ids else { return nil }
             return entry.read
         }
     }
 
-    func store(translation read: (TranslationFile, [Diagnostic], SourceFile?), path: String, bytes: [UInt8], fieldUnitIDs: Set<String>) {
-        lock.withLock { translations[path] = (bytes, fieldUnitIDs, read) }
+    func store(translation read: (TranslationFile, [Diagnostic], SourceFile?), path: String, bytes: [UInt8], expected: ExpectedUnits) {
+        lock.withLock { translations[path] = (bytes, expected, read) }
     }
 }

@@ -38,16 +38,17 @@ public enum XLIFFReader {
         read(bytes: bytes, path: path, chunkSize: XLIFFReadSession.defaultChunkSize)
     }
 
-    /// `read(bytes:path:)`, told the unit ids of the messages' fields: inline markup in a unit
-    /// that is none of them (XLF008), and a repeat of such a unit with another target (XLF013),
-    /// are warnings, since its translation is never used.
-    public static func read(bytes: [UInt8], path: String, fieldUnitIDs: Set<String>) -> (TranslationFile, [Diagnostic]) {
-        read(bytes: bytes, path: path, chunkSize: XLIFFReadSession.defaultChunkSize, fieldUnitIDs: fieldUnitIDs)
+    /// `read(bytes:path:)`, told the units the project's messages expect: inline markup in a
+    /// unit that is none of them (XLF008), and a repeat of such a unit with another target
+    /// (XLF013), are warnings, since its translation is never used; and the ids and source
+    /// texts found among `expected` are its strings, shared (`SharedTexts`).
+    public static func read(bytes: [UInt8], path: String, expecting expected: ExpectedUnits) -> (TranslationFile, [Diagnostic]) {
+        read(bytes: bytes, path: path, chunkSize: XLIFFReadSession.defaultChunkSize, expected: expected)
     }
 
     /// `read(bytes:path:)`, handing libxml2 `chunkSize` bytes at a time (tests make it small).
     static func read(
-        bytes: [UInt8], path: String, chunkSize: Int = XLIFFReadSession.defaultChunkSize, fieldUnitIDs: Set<String>? = nil
+        bytes: [UInt8], path: String, chunkSize: Int = XLIFFReadSession.defaultChunkSize, expected: ExpectedUnits? = nil
     ) -> (TranslationFile, [Diagnostic]) {
         XLIFFLibXMLSetup.ensure()
         guard bytes.count <= ContentLimits.maxXLIFFBytes else {
@@ -72,7 +73,7 @@ public enum XLIFFReader {
             let location = SourceLocation(path: path, line: line, column: column)
             return unreadable(path, XLIFFDiagnostics.doctype(at: location.spanning(scalars: "<!DOCTYPE".count)))
         }
-        return XLIFFReadSession(path: path, text: text, chunkSize: chunkSize, fieldUnitIDs: fieldUnitIDs).run()
+        return XLIFFReadSession(path: path, text: text, chunkSize: chunkSize, expected: expected).run()
     }
 
     /// The text of an XLIFF file's `bytes` for source snippets, with XML's line breaks (LF,
@@ -144,14 +145,14 @@ final class XLIFFReadSession {
     /// time, on the thread that called `run`.
     private let state: UnsafeMutablePointer<State>
 
-    init(path: String, text: XLIFFInputText, chunkSize: Int, fieldUnitIDs: Set<String>? = nil) {
+    init(path: String, text: XLIFFInputText, chunkSize: Int, expected: ExpectedUnits? = nil) {
         self.path = path
         self.file = SourcePath(path)
         self.chunkSize = max(1, chunkSize)
         self.text = text
         state = .allocate(capacity: 1)
         state.initialize(to: State(
-            collector: XLIFFUnitCollector(path: path, utf8: text.utf8, fieldUnitIDs: fieldUnitIDs),
+            collector: XLIFFUnitCollector(path: path, utf8: text.utf8, expected: expected),
             lines: XLIFFLineMap(utf8: text.utf8, start: text.start)))
     }
 

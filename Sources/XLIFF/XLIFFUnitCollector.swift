@@ -93,13 +93,14 @@ struct XLIFFElement {
 
     /// The value of the attribute `localName` in no namespace, without its location.
     func attributeValue(_ localName: StaticString) -> String? {
-        attributeIndex(localName).map(value(at:))
+        attributeIndex(localName).map { value(at: $0) }
     }
 
-    /// The attribute `localName` in no namespace, with where its value is written.
-    func attribute(_ localName: StaticString) -> XLIFFAttribute? {
+    /// The attribute `localName` in no namespace, with where its value is written; a value
+    /// among `shared` is that string.
+    func attribute(_ localName: StaticString, sharing shared: SharedTexts? = nil) -> XLIFFAttribute? {
         guard let index = attributeIndex(localName), let fields = attributes?.advanced(by: 5 * index) else { return nil }
-        let value = value(at: index)
+        let value = value(at: index, sharing: shared)
         let valueStart = fields[3]!
         if valueStart >= parserBase && valueStart < parserCursor {
             // libxml2 handed over the bytes as written: an offset back from its cursor.
@@ -130,13 +131,15 @@ struct XLIFFElement {
 
     /// An attribute's value. Without entity substitution libxml2 keeps a referenced `&` as
     /// `&#38;` in values it had to copy (all other references it expands), so that is undone.
-    private func value(at index: Int) -> String {
+    private func value(at index: Int, sharing shared: SharedTexts? = nil) -> String {
         let fields = attributes!.advanced(by: 5 * index)
         let start = fields[3]!
         let bytes = UnsafeBufferPointer(start: start, count: fields[4]! - start)
-        let value = String(decoding: bytes, as: UTF8.self)
         let isCopied = !(start >= parserBase && start < parserCursor)
-        return isCopied && bytes.contains(UInt8(ascii: "&")) ? value.replacing("&#38;", with: "&") : value
+        if isCopied && bytes.contains(UInt8(ascii: "&")) {
+            return String(decoding: bytes, as: UTF8.self).replacing("&#38;", with: "&")
+        }
+        return shared?.text(matching: bytes) ?? String(decoding: bytes, as: UTF8.self)
     }
 
     private static func equal(_ pointer: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {
@@ -169,9 +172,10 @@ struct XLIFFUnitCollector {
     let path: String
     /// The file's text as UTF-8, to tell whether a value is written verbatim.
     private let utf8: [UInt8]
-    /// The unit ids of the messages' fields, when the reader was given them, so that a unit
-    /// that is some message's field can be told from one that is none's.
-    private let fieldUnitIDs: Set<String>?
+    /// The unit ids and source texts of the messages' fields, when the reader was given them:
+    /// a unit that is some message's field is told from one that is none's, and the strings
+    /// are shared rather than made again in every file.
+    private let expected: ExpectedUnits?
 
     private(set) var version: TranslationFile.Version?
     private(set) var targetLanguage: Located<String>?
@@ -228,13 +232,13 @@ struct XLIFFUnitCollector {
     /// too many: a set that large is a megabyte of hash table across the files of a project).
     private var expectedUnitCount: Int {
         let bySize = utf8.count / Self.bytesPerUnitEstimate
-        return fieldUnitIDs.map { min($0.count, bySize) } ?? bySize
+        return expected.map { min($0.ids.count, bySize) } ?? bySize
     }
 
-    init(path: String, utf8: [UInt8], fieldUnitIDs: Set<String>? = nil) {
+    init(path: String, utf8: [UInt8], expected: ExpectedUnits? = nil) {
         self.path = path
         self.utf8 = utf8
-        self.fieldUnitIDs = fieldUnitIDs
+        self.expected = expected
     }
 
     // MARK: - Events
@@ -296,8 +300,9 @@ struct XLIFFUnitCollector {
         if capture != nil {
             if capture!.popInline() { return }
             let current = capture.take()!
+            let shared = current.role == .source ? captureBytes.withUnsafeBufferPointer { expected?.sources.text(matching: $0) } : nil
             let text = CapturedText(
-                text: String(decoding: captureBytes, as: UTF8.self), location: current.location,
+                text: shared ?? String(decoding: captureBytes, as: UTF8.self), location: current.location,
                 style: writtenStyle(current, endOffset: contentEnd()), order: current.order, markup: current.markup)
             captureBytes.removeAll(keepingCapacity: true)
             finish(text, role: current.role)
@@ -375,11 +380,11 @@ struct XLIFFUnitCollector {
         parts.removeAll(keepingCapacity: true)
         notes.removeAll(keepingCapacity: true)
         if version == .v1_2 {
-            builder.id = nonEmpty(element.attribute("id"))
+            builder.id = nonEmpty(element.attribute("id", sharing: expected?.ids))
             builder.isApproved = element.attributeValue("approved") == "yes"
             builder.isGettextHeader = element.attributeValue("restype") == "x-gettext-domain-header"
             parts.append(Part(isSegment: true, state: nil))
-        } else if let name = nonEmpty(element.attribute("name")) {
+        } else if let name = nonEmpty(element.attribute("name", sharing: expected?.ids)) {
             builder.id = name
             builder.isKeyedByName = true
             builder.alternateID = nonEmpty(element.attribute("id")).map { $0.map { $0.replacingColons() } }
@@ -595,7 +600,7 @@ struct XLIFFUnitCollector {
     /// Whether a unit id is a message's field: looked up only for the few units a finding is
     /// about, not for every unit read. True when the collector was given no ids and cannot tell.
     private func isMessageField(_ id: String) -> Bool {
-        fieldUnitIDs?.contains(id) ?? true
+        expected?.ids.contains(id) ?? true
     }
 
     /// Whether no unit kept so far has the id `id` (`==`), noting that one now has.

@@ -396,7 +396,8 @@ struct XLIFFReaderTests {
     func repeatsWithFieldUnitIDs() {
         let (plain, plainDiagnostics) = XLIFFReader.read(bytes: Array(Self.mixedUnits.utf8), path: "translations/de-DE.xliff")
         let (told, toldDiagnostics) = XLIFFReader.read(
-            bytes: Array(Self.mixedUnits.utf8), path: "translations/de-DE.xliff", fieldUnitIDs: Self.fieldIDs)
+            bytes: Array(Self.mixedUnits.utf8), path: "translations/de-DE.xliff",
+            expecting: ExpectedUnits(ids: Self.fieldIDs, sources: ["a", "b", "d"]))
         #expect(told.units == plain.units)
         #expect(told.units.map(\.id.value) == [
             "com.example.premium/k/header", "com.example.premium/old/header", "com.example.premium/cafe\u{301}/body",
@@ -409,6 +410,55 @@ struct XLIFFReaderTests {
         #expect(toldDiagnostics.map(\.code) == ["XLF013", "XLF013", "XLF009", "XLF009"])
         #expect(toldDiagnostics.map(\.severity) == [.error, .warning, .warning, .warning])
         #expect(toldDiagnostics.map { $0.location.line } == [5, 6, 9, 10])
+    }
+
+    @Test("expected ids and source texts are the strings given; others, and NFD spellings, are the file's own")
+    func expectedTextsAreShared() throws {
+        let header = "com.example.premium/k/header"
+        let source = "Bleiben Sie dabei – 20 % günstiger"
+        let expected = ExpectedUnits(ids: [header, "com.example.premium/caf\u{E9}/body"], sources: [source, "b"])
+        for version in ["1.2", "2.0"] {
+            let units = version == "1.2" ? """
+                <trans-unit id="\(header)"><source>\(source)</source><target>x</target></trans-unit>
+                <trans-unit id="com.example.premium/cafe\u{301}/body"><source>Bleiben Sie dabei &#8211; 20 % g\u{FC}nstiger!</source><target>y</target></trans-unit>
+                """ : """
+                <unit id="u1" name="\(header)"><segment><source>\(source)</source><target>x</target></segment></unit>
+                <unit id="u2" name="com.example.premium/cafe\u{301}/body"><segment><source>b</source><target>y</target></segment></unit>
+                """
+            let document = version == "1.2"
+                ? "<xliff version=\"1.2\" xmlns=\"urn:oasis:names:tc:xliff:document:1.2\"><file original=\"m\" source-language=\"en-US\" target-language=\"de-DE\" datatype=\"plaintext\"><body>\(units)</body></file></xliff>"
+                : "<xliff version=\"2.0\" xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" srcLang=\"en-US\" trgLang=\"de-DE\"><file id=\"f\">\(units)</file></xliff>"
+            let (file, diagnostics) = XLIFFReader.read(bytes: Array(document.utf8), path: "translations/de-DE.xliff", expecting: expected)
+            #expect(diagnostics.isEmpty, "\(version): \(diagnostics.map(\.message))")
+            try #require(file.units.count == 2)
+            #expect(Self.sharesStorage(file.units[0].id.value, header), "\(version)")
+            #expect(Self.sharesStorage(file.units[0].source.value, source), "\(version)")
+            #expect(file.units[1].id.value.utf8.elementsEqual("com.example.premium/cafe\u{301}/body".utf8), "\(version)")
+            #expect(!Self.sharesStorage(file.units[1].id.value, "com.example.premium/caf\u{E9}/body"), "\(version)")
+        }
+    }
+
+    /// Whether two strings are the one native string, not two with the same bytes.
+    static func sharesStorage(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in left.baseAddress == right.baseAddress } }
+    }
+
+    @Test("shared texts are found by their bytes, whatever their length, and nothing else is")
+    func sharedTextsLookUp() {
+        let texts = (0..<40).map { String(repeating: "ab", count: $0) } + ["é", "日本語", "com.example.premium/k/header"]
+        let shared = SharedTexts(texts + texts)
+        #expect(shared.count == texts.count)
+        for text in texts {
+            var bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBufferPointer { shared.text(matching: $0) } == text)
+            #expect(shared.contains(text))
+            bytes.append(UInt8(ascii: "x"))
+            #expect(bytes.withUnsafeBufferPointer { shared.text(matching: $0) } == nil)
+        }
+        #expect(!shared.contains("e\u{301}"))
+        #expect(!SharedTexts([]).contains(""))
     }
 
     @Test("2.0: repeated names are reported as names; names that repeat give way to unique ids")

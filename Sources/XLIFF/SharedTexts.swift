@@ -1,0 +1,108 @@
+import Foundation
+
+/// Texts a reader expects to read many times over, found by their UTF-8 bytes: a text read
+/// that is one of them becomes that `String`, shared, rather than a new one.
+///
+/// Every locale's file of a project holds the same unit ids and (until a message changes) the
+/// same source texts: forty locales read them forty times. Looking the bytes up here costs a
+/// hash of a few words and one comparison, where making each a `String` of its own cost a copy,
+/// a check of its UTF-8 and an allocation, freed again at the end of the run.
+public struct SharedTexts: Sendable, Equatable {
+    private let texts: [String]
+    /// Every text's UTF-8, one after another; text `index` ends at `ends[index]`.
+    private let utf8: [UInt8]
+    private let ends: [Int]
+    /// Open addressing, a power of two long and at most half full: index + 1 of the text whose
+    /// hash leads here, 0 where none does.
+    private let slots: [Int32]
+
+    public init(_ texts: some Sequence<String>) {
+        var seen = Set<String>()
+        var unique: [String] = []
+        for text in texts where seen.insert(text).inserted { unique.append(text) }
+        var utf8: [UInt8] = []
+        var ends: [Int] = []
+        ends.reserveCapacity(unique.count)
+        for text in unique {
+            utf8 += text.utf8
+            ends.append(utf8.count)
+        }
+        var capacity = 8
+        while capacity < unique.count * 2 { capacity *= 2 }
+        var slots = [Int32](repeating: 0, count: capacity)
+        utf8.withUnsafeBytes { all in
+            for index in unique.indices {
+                let start = index == 0 ? 0 : ends[index - 1]
+                var slot = Self.hash(UnsafeRawBufferPointer(rebasing: all[start..<ends[index]])) & UInt64(capacity - 1)
+                while slots[Int(slot)] != 0 { slot = (slot + 1) & UInt64(capacity - 1) }
+                slots[Int(slot)] = Int32(index + 1)
+            }
+        }
+        self.texts = unique
+        self.utf8 = utf8
+        self.ends = ends
+        self.slots = slots
+    }
+
+    /// How many different texts there are.
+    public var count: Int { texts.count }
+
+    public func contains(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { self.text(matching: $0) } != nil
+    }
+
+    /// The text whose UTF-8 is `bytes`, if it is one of them.
+    public func text(matching bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard !texts.isEmpty else { return nil }
+        let raw = UnsafeRawBufferPointer(bytes)
+        let mask = UInt64(slots.count - 1)
+        var slot = Self.hash(raw) & mask
+        return utf8.withUnsafeBytes { all in
+            while case let entry = Int(slots[Int(slot)]), entry != 0 {
+                let index = entry - 1
+                let start = index == 0 ? 0 : ends[index - 1]
+                if ends[index] - start == raw.count, raw.isEmpty || memcmp(all.baseAddress! + start, raw.baseAddress!, raw.count) == 0 {
+                    return texts[index]
+                }
+                slot = (slot + 1) & mask
+            }
+            return nil
+        }
+    }
+
+    public static func == (lhs: SharedTexts, rhs: SharedTexts) -> Bool { lhs.texts == rhs.texts }
+
+    /// A hash of `bytes` eight at a time, each word mixed in by a multiply and a shift.
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(bytes[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        return hash ^ (hash >> 29)
+    }
+}
+
+/// What a project's messages lead the XLIFF reader to expect in each locale's file: the unit id
+/// of every message field, and every field's source text. The reader shares these strings
+/// (`SharedTexts`), and tells a unit that is a message's field from one that is none's.
+public struct ExpectedUnits: Sendable, Equatable {
+    public let ids: SharedTexts
+    public let sources: SharedTexts
+
+    public init(ids: some Sequence<String>, sources: some Sequence<String>) {
+        self.ids = SharedTexts(ids)
+        self.sources = SharedTexts(sources)
+    }
+}
