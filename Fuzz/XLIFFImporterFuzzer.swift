@@ -6,7 +6,8 @@ import XLIFF
 ///
 /// The reader must return (a file and its diagnostics) for every input: no crash, no hang, no
 /// leak, no read of anything but the bytes given. Returning a file that claims to be readable
-/// while also reporting an error would be a logic bug, so that is checked as well.
+/// while also reporting an error would be a logic bug, so that is checked as well, and so is
+/// reading it again with its own ids and source texts expected (`ExpectedUnits`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzXLIFFImporter(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
@@ -19,5 +20,12 @@ public func fuzzXLIFFImporter(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CI
         precondition(diagnostic.location.path == "translations/fuzz.xliff", "a diagnostic names another file")
         precondition(!diagnostic.message.isEmpty, "a diagnostic has no message")
     }
+    // Told to expect every id and source text it found (and a few it did not), the reader
+    // shares those strings and changes nothing else: the same units, the same findings.
+    let expected = ExpectedUnits(
+        ids: file.units.map(\.id.value) + ["com.example/k/header"], sources: file.units.map(\.source.value) + ["", "a"])
+    let (sharing, sharingDiagnostics) = XLIFFReader.read(bytes: bytes, path: "translations/fuzz.xliff", expecting: expected)
+    precondition(sharing == file, "expecting the file's own texts changed what was read")
+    precondition(sharingDiagnostics == diagnostics, "expecting the file's own texts changed the findings")
     return 0
 }

@@ -60,10 +60,9 @@ struct CommonOptions: ParsableArguments {
         return output
     }
 
-    /// Writes diagnostics in the chosen format to `handle` as they are rendered, in pieces of
-    /// about 64 KiB: a report of thousands of findings is never held whole.
+    /// Writes diagnostics in the chosen format to `handle` as they are rendered, part by part
+    /// (`ReportText`): a report of thousands of findings is never held whole.
     func write(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) {
-        // Each renderer hands on its report in such pieces (`ReportText`); each is written as it comes.
         write(diagnostics, sources: sources, format: format, useColor: useColor(for: handle)) { Output.write($0, to: handle) }
     }
 
