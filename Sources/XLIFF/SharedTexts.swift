@@ -17,26 +17,21 @@ public struct SharedTexts: Sendable, Equatable {
     private let slots: [Int32]
 
     public init(_ texts: some Sequence<String>) {
-        var seen = Set<String>()
+        let texts = Array(texts)
+        var capacity = 8
+        while capacity < texts.count * 2 { capacity *= 2 }
         var unique: [String] = []
-        for text in texts where seen.insert(text).inserted { unique.append(text) }
         var utf8: [UInt8] = []
         var ends: [Int] = []
-        ends.reserveCapacity(unique.count)
-        for text in unique {
+        var slots = [Int32](repeating: 0, count: capacity)
+        // Each text goes where looking it up ends: found, it is a repeat and is left out.
+        for var text in texts {
+            let (slot, found) = text.withUTF8 { Self.probe(UnsafeRawBufferPointer($0), slots: slots, utf8: utf8, ends: ends) }
+            guard found == nil else { continue }
+            unique.append(text)
             utf8 += text.utf8
             ends.append(utf8.count)
-        }
-        var capacity = 8
-        while capacity < unique.count * 2 { capacity *= 2 }
-        var slots = [Int32](repeating: 0, count: capacity)
-        utf8.withUnsafeBytes { all in
-            for index in unique.indices {
-                let start = index == 0 ? 0 : ends[index - 1]
-                var slot = Self.hash(UnsafeRawBufferPointer(rebasing: all[start..<ends[index]])) & UInt64(capacity - 1)
-                while slots[Int(slot)] != 0 { slot = (slot + 1) & UInt64(capacity - 1) }
-                slots[Int(slot)] = Int32(index + 1)
-            }
+            slots[slot] = Int32(unique.count)
         }
         self.texts = unique
         self.utf8 = utf8
@@ -55,19 +50,26 @@ public struct SharedTexts: Sendable, Equatable {
     /// The text whose UTF-8 is `bytes`, if it is one of them.
     public func text(matching bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard !texts.isEmpty else { return nil }
-        let raw = UnsafeRawBufferPointer(bytes)
-        let mask = UInt64(slots.count - 1)
-        var slot = Self.hash(raw) & mask
+        return Self.probe(UnsafeRawBufferPointer(bytes), slots: slots, utf8: utf8, ends: ends).index.map { texts[$0] }
+    }
+
+    /// Where the text whose UTF-8 is `bytes` is in `slots`, with its index; or the empty slot
+    /// where it would go.
+    private static func probe(
+        _ bytes: UnsafeRawBufferPointer, slots: [Int32], utf8: [UInt8], ends: [Int]
+    ) -> (slot: Int, index: Int?) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash(bytes)) & mask
         return utf8.withUnsafeBytes { all in
-            while case let entry = Int(slots[Int(slot)]), entry != 0 {
+            while case let entry = Int(slots[slot]), entry != 0 {
                 let index = entry - 1
                 let start = index == 0 ? 0 : ends[index - 1]
-                if ends[index] - start == raw.count, raw.isEmpty || memcmp(all.baseAddress! + start, raw.baseAddress!, raw.count) == 0 {
-                    return texts[index]
+                if ends[index] - start == bytes.count, bytes.isEmpty || memcmp(all.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0 {
+                    return (slot, index)
                 }
                 slot = (slot + 1) & mask
             }
-            return nil
+            return (slot, nil)
         }
     }
 

@@ -1,11 +1,11 @@
+import Model
+
 /// A report as a renderer writes it: UTF-8 bytes, appended to piece by piece and handed on as
 /// text a part at a time (`write(count:to:part:)`). Every renderer writes through one.
 ///
 /// Appending a piece copies its bytes. Appending it to a `String` cost about 380 instructions
 /// more each time, in the string's own bookkeeping: most of the human renderer's time on a
 /// report of 20,000 findings, each made of a few dozen pieces.
-import Model
-
 struct ReportText {
     private var bytes: [UInt8] = []
 
@@ -15,10 +15,6 @@ struct ReportText {
 
     static func += (text: inout ReportText, piece: Substring) {
         text.bytes.append(contentsOf: piece.utf8)
-    }
-
-    static func += (text: inout ReportText, piece: [UInt8]) {
-        text.bytes += piece
     }
 
     /// Appends what `writer` has written so far, which it then forgets.
