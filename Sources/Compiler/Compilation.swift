@@ -29,8 +29,11 @@ public struct Compilation: Sendable {
     }
 
     /// Reads and checks `tree`, with the editor's text of its files where it has some
-    /// (`ContentTree.overlay`) and what earlier loads read (`ContentTree.cache`).
+    /// (`ContentTree.overlay`) and what earlier loads read (`ContentTree.cache`). Translators'
+    /// notes are not read: no rule and no command that compiles looks at them.
     public static func compile(_ tree: ContentTree) -> Compilation {
+        var tree = tree
+        tree.keepsTranslatorNotes = false
         var (catalog, parseDiagnostics) = tree.load()
         let localization = Localizer.localize(catalog)
         if let binding = catalog.config.map(LocaleBinding.init) { parseDiagnostics = parseDiagnostics.map { bindingLocale($0, binding) } }

@@ -20,6 +20,10 @@ public struct ContentTree: Sendable {
     public var overlay: [String: [UInt8]]
     /// What earlier loads read, reused where a file's bytes are the same (`msgc lsp`).
     public var cache: ReadCache?
+    /// Whether the units read from XLIFF carry the notes translators wrote
+    /// (`TranslationUnit.notes`), which only a command that writes the files again needs
+    /// (extract keeps them). `Compilation` leaves them out.
+    public var keepsTranslatorNotes = true
 
     public init(root: URL, overlay: [String: [UInt8]] = [:], cache: ReadCache? = nil) {
         self.root = root.standardizedFileURL
@@ -121,10 +125,11 @@ public struct ContentTree: Sendable {
         for (file, fileDiagnostics, source) in xliffPaths.concurrentMap({ path -> (TranslationFile, [Diagnostic], SourceFile?) in
             switch bytes(of: path, limit: ContentLimits.maxXLIFFBytes) {
             case .success(let bytes):
-                if let cached = cache?.translation(path, bytes: bytes, expected: expected) { return cached }
-                let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: path, expecting: expected)
+                let notes = keepsTranslatorNotes
+                if let cached = cache?.translation(path, bytes: bytes, expected: expected, keepsNotes: notes) { return cached }
+                let (file, diagnostics) = XLIFFReader.read(bytes: bytes, path: path, expecting: expected, keepingNotes: notes)
                 let read = (file, diagnostics, XLIFFReader.snippetSource(bytes: bytes, path: path))
-                cache?.store(translation: read, path: path, bytes: bytes, expected: expected)
+                cache?.store(translation: read, path: path, bytes: bytes, expected: expected, keepsNotes: notes)
                 return read
             case .failure(let failure):
                 let file = TranslationFile(
@@ -325,12 +330,13 @@ private enum ParseResult: Sendable {
 /// What `ContentTree.load` read, kept for the next load of the same tree: a file whose bytes
 /// are the same is not parsed again. An XLIFF file's reading also depends on which unit ids are
 /// message fields, so it is reused only while those are the same (not the source texts, which
-/// the reader only shares: a header edited in the editor does not make every file read again). Loads may run on several
+/// the reader only shares: a header edited in the editor does not make every file read again),
+/// and read with or without translators' notes as it was asked. Loads may run on several
 /// threads; the cache locks around each lookup and store.
 public final class ReadCache: @unchecked Sendable {
     private let lock = NSLock()
     private var sources: [String: (bytes: [UInt8], parsed: ([Message], SourceFile?, [Diagnostic]))] = [:]
-    private var translations: [String: (bytes: [UInt8], expected: ExpectedUnits, read: (TranslationFile, [Diagnostic], SourceFile?))] = [:]
+    private var translations: [String: (bytes: [UInt8], expected: ExpectedUnits, keepsNotes: Bool, read: (TranslationFile, [Diagnostic], SourceFile?))] = [:]
 
     public init() {}
 
@@ -345,14 +351,20 @@ public final class ReadCache: @unchecked Sendable {
         lock.withLock { sources[path] = (bytes, parsed) }
     }
 
-    func translation(_ path: String, bytes: [UInt8], expected: ExpectedUnits) -> (TranslationFile, [Diagnostic], SourceFile?)? {
+    func translation(
+        _ path: String, bytes: [UInt8], expected: ExpectedUnits, keepsNotes: Bool
+    ) -> (TranslationFile, [Diagnostic], SourceFile?)? {
         lock.withLock {
-            guard let entry = translations[path], entry.bytes == bytes, entry.expected.ids == expected.ids else { return nil }
+            guard let entry = translations[path], entry.bytes == bytes, entry.expected.ids == expected.ids,
+                  entry.keepsNotes == keepsNotes else { return nil }
             return entry.read
         }
     }
 
-    func store(translation read: (TranslationFile, [Diagnostic], SourceFile?), path: String, bytes: [UInt8], expected: ExpectedUnits) {
-        lock.withLock { translations[path] = (bytes, expected, read) }
+    func store(
+        translation read: (TranslationFile, [Diagnostic], SourceFile?), path: String, bytes: [UInt8], expected: ExpectedUnits,
+        keepsNotes: Bool
+    ) {
+        lock.withLock { translations[path] = (bytes, expected, keepsNotes, read) }
     }
 }

@@ -42,13 +42,19 @@ public enum XLIFFReader {
     /// unit that is none of them (XLF008), and a repeat of such a unit with another target
     /// (XLF013), are warnings, since its translation is never used; and the ids and source
     /// texts found among `expected` are its strings, shared (`SharedTexts`).
-    public static func read(bytes: [UInt8], path: String, expecting expected: ExpectedUnits) -> (TranslationFile, [Diagnostic]) {
-        read(bytes: bytes, path: path, chunkSize: XLIFFReadSession.defaultChunkSize, expected: expected)
+    ///
+    /// Without `keepingNotes`, units carry no notes: only a command that writes the file again
+    /// (extract keeps translators' notes) needs them, and most files hold a note or two per unit.
+    public static func read(
+        bytes: [UInt8], path: String, expecting expected: ExpectedUnits, keepingNotes: Bool = true
+    ) -> (TranslationFile, [Diagnostic]) {
+        read(bytes: bytes, path: path, chunkSize: XLIFFReadSession.defaultChunkSize, expected: expected, keepingNotes: keepingNotes)
     }
 
     /// `read(bytes:path:)`, handing libxml2 `chunkSize` bytes at a time (tests make it small).
     static func read(
-        bytes: [UInt8], path: String, chunkSize: Int = XLIFFReadSession.defaultChunkSize, expected: ExpectedUnits? = nil
+        bytes: [UInt8], path: String, chunkSize: Int = XLIFFReadSession.defaultChunkSize, expected: ExpectedUnits? = nil,
+        keepingNotes: Bool = true
     ) -> (TranslationFile, [Diagnostic]) {
         XLIFFLibXMLSetup.ensure()
         guard bytes.count <= ContentLimits.maxXLIFFBytes else {
@@ -73,7 +79,7 @@ public enum XLIFFReader {
             let location = SourceLocation(path: path, line: line, column: column)
             return unreadable(path, XLIFFDiagnostics.doctype(at: location.spanning(scalars: "<!DOCTYPE".count)))
         }
-        return XLIFFReadSession(path: path, text: text, chunkSize: chunkSize, expected: expected).run()
+        return XLIFFReadSession(path: path, text: text, chunkSize: chunkSize, expected: expected, keepsNotes: keepingNotes).run()
     }
 
     /// The text of an XLIFF file's `bytes` for source snippets, with XML's line breaks (LF,
@@ -145,14 +151,14 @@ final class XLIFFReadSession {
     /// time, on the thread that called `run`.
     private let state: UnsafeMutablePointer<State>
 
-    init(path: String, text: XLIFFInputText, chunkSize: Int, expected: ExpectedUnits? = nil) {
+    init(path: String, text: XLIFFInputText, chunkSize: Int, expected: ExpectedUnits? = nil, keepsNotes: Bool = true) {
         self.path = path
         self.file = SourcePath(path)
         self.chunkSize = max(1, chunkSize)
         self.text = text
         state = .allocate(capacity: 1)
         state.initialize(to: State(
-            collector: XLIFFUnitCollector(path: path, utf8: text.utf8, expected: expected),
+            collector: XLIFFUnitCollector(path: path, utf8: text.utf8, expected: expected, keepsNotes: keepsNotes),
             lines: XLIFFLineMap(utf8: text.utf8, start: text.start)))
     }
 

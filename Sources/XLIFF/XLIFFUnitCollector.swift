@@ -176,6 +176,8 @@ struct XLIFFUnitCollector {
     /// a unit that is some message's field is told from one that is none's, and the strings
     /// are shared rather than made again in every file.
     private let expected: ExpectedUnits?
+    /// Whether notes other than msgc's own are read into each unit (`TranslationUnit.notes`).
+    private let keepsNotes: Bool
 
     private(set) var version: TranslationFile.Version?
     private(set) var targetLanguage: Located<String>?
@@ -235,10 +237,11 @@ struct XLIFFUnitCollector {
         return expected.map { min($0.ids.count, bySize) } ?? bySize
     }
 
-    init(path: String, utf8: [UInt8], expected: ExpectedUnits? = nil) {
+    init(path: String, utf8: [UInt8], expected: ExpectedUnits? = nil, keepsNotes: Bool = true) {
         self.path = path
         self.utf8 = utf8
         self.expected = expected
+        self.keepsNotes = keepsNotes
     }
 
     // MARK: - Events
@@ -275,9 +278,10 @@ struct XLIFFUnitCollector {
         case (.v2_0, .unit, .notes):
             stack.append(.notes)
         case (.v1_2, .unit, .note), (.v2_0, .notes, .note):
-            // msgc's own notes are written again from the messages; anyone else's are kept.
-            let author = element.attributeValue(version == .v1_2 ? "from" : "category")
-            if unit != nil, !(author.map(TranslationNote.msgcAuthors.contains) ?? false) {
+            // msgc's own notes are written again from the messages; anyone else's are kept,
+            // when the reader was asked to keep them.
+            let author = keepsNotes && unit != nil ? element.attributeValue(version == .v1_2 ? "from" : "category") : nil
+            if keepsNotes, unit != nil, !(author.map(TranslationNote.msgcAuthors.contains) ?? false) {
                 capture = TextCapture(role: .note, element: element)
                 noteAuthor = author
             } else {
