@@ -141,7 +141,8 @@ struct XLIFFLineMap {
     }
 
     /// How many Unicode scalars the UTF-8 bytes hold: the bytes that are not continuation
-    /// bytes (10xxxxxx), eight at a time.
+    /// bytes (10xxxxxx), eight at a time. Eight ASCII bytes, most of any XLIFF markup, are
+    /// passed without counting bits.
     static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let raw = UnsafeRawPointer(base)
@@ -149,8 +150,9 @@ struct XLIFFLineMap {
         var index = 0
         while index + 8 <= bytes.count {
             let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            continuations += (word & ~(word << 1) & highBits).nonzeroBitCount
             index += 8
+            guard word & highBits != 0 else { continue }
+            continuations += (word & ~(word << 1) & highBits).nonzeroBitCount
         }
         while index < bytes.count {
             if bytes[index] & 0xC0 == 0x80 { continuations += 1 }

@@ -41,7 +41,7 @@ final class FieldText: Sendable {
         self.scalarCount = scan.scalarCount
         self.utf16Count = scan.utf16Count
         self.isNFC = scan.isNFCInertOnly || TextLength.isNFC(text.value)
-        self.numbers = scan.hasDigit ? NumberScanner.numbers(in: text.value) : []
+        self.numbers = scan.hasDigit ? NumberScanner.numbers(inTextWithDigit: text.value) : []
     }
 
     /// Whether a character rule may report the scalar `value`: the union of what TXT002–TXT008
@@ -79,6 +79,18 @@ final class FieldText: Sendable {
         default:
             false
         }
+    }
+
+    /// Whether the scalar `value` is a letter of the scripts most translations are written in,
+    /// about which the scan has nothing to note: `isNFCInert`, not `isNotable`, not a digit.
+    /// Latin-1 and Latin Extended letters, Greek and Cyrillic, Vietnamese letters, kana, CJK
+    /// and Hangul syllables are answered in a few comparisons, before the longer tests each of
+    /// those makes. A test checks every scalar it picks against them.
+    @inline(__always)
+    static func isPlainLetter(_ value: UInt32) -> Bool {
+        if value < 0x530 { return value >= 0xA0 ? value != 0xAD && (value < 0x300 || value >= 0x388) && (value < 0x483 || value >= 0x48A) : false }
+        return (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) || (0x3041...0x3096).contains(value)
+            || (0x309B...0x30FF).contains(value) || (0x1E00...0x1EFF).contains(value)
     }
 
     /// The candidate's message in its locale.
@@ -162,14 +174,15 @@ private struct TextScan {
                 continue
             }
             let scalarValue = decodeUTF8Scalar(bytes, at: &index)
+            scalarCount += 1
+            utf16Count += scalarValue >= 0x10000 ? 2 : 1
+            if FieldText.isPlainLetter(scalarValue) { continue }
             if isNFCInertOnly && !FieldText.isNFCInert(scalarValue) { isNFCInertOnly = false }
             // Always a scalar: valid UTF-8 never decodes to a surrogate.
             if let scalar = Unicode.Scalar(scalarValue) {
-                if FieldText.isNotable(scalarValue) { notable.append((scalarCount, scalar)) }
+                if FieldText.isNotable(scalarValue) { notable.append((scalarCount - 1, scalar)) }
                 if !hasDigit, NumberScanner.digitValue(scalar) != nil { hasDigit = true }
             }
-            scalarCount += 1
-            utf16Count += scalarValue >= 0x10000 ? 2 : 1
         }
         self.notable = notable
         self.scalarCount = scalarCount

@@ -26,11 +26,28 @@ struct NumberToken: Hashable {
 /// - A number is a percentage when `%`, `٪`, `％` or `﹪` follows it (after optional spaces, as
 ///   French and German write `50 %`) or precedes it (Turkish writes `%50`).
 enum NumberScanner {
-    static let percentSigns: Set<UInt32> = [0x25, 0x066A, 0xFF05, 0xFE6A]
-    static let spaces: Set<UInt32> = [0x20, 0xA0, 0x202F, 0x2009]
-    static let groupingOnly: Set<UInt32> = [0x27, 0x066C, 0x2019]
-    static let ambiguous: Set<UInt32> = [0x2E, 0x2C]
-    static let decimalOnly: Set<UInt32> = [0x066B]
+    /// The characters the rules above give a part, as functions rather than sets: each is asked
+    /// about every scalar next to a digit.
+    static func isPercentSign(_ value: UInt32) -> Bool {
+        value == 0x25 || value == 0x066A || value == 0xFF05 || value == 0xFE6A
+    }
+
+    static func isSpace(_ value: UInt32) -> Bool {
+        value == 0x20 || value == 0xA0 || value == 0x202F || value == 0x2009
+    }
+
+    static func isGroupingOnly(_ value: UInt32) -> Bool {
+        value == 0x27 || value == 0x066C || value == 0x2019
+    }
+
+    /// `.` and `,`: decimal or grouping, as the rules above decide.
+    static func isAmbiguous(_ value: UInt32) -> Bool {
+        value == 0x2E || value == 0x2C
+    }
+
+    static func isDecimalOnly(_ value: UInt32) -> Bool {
+        value == 0x066B
+    }
 
     /// Whether `scalar` can be a decimal digit: false for all of the Basic Multilingual Plane
     /// but the 36 sixteen-scalar blocks above ASCII that hold one (`value >> 4`, made from the
@@ -90,18 +107,32 @@ enum NumberScanner {
     }
 
     static func numbers(in text: String) -> [NumberToken] {
-        guard containsDigit(text) else { return [] }
-        let scalars = Array(text.unicodeScalars)
+        containsDigit(text) ? numbers(inTextWithDigit: text) : []
+    }
+
+    /// `numbers(in:)` for a text known to hold a digit (`FieldText` finds that out in its own
+    /// pass over the text).
+    static func numbers(inTextWithDigit text: String) -> [NumberToken] {
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars { scalars.append(scalar) }
         var tokens: [NumberToken] = []
+        // One number's digits (values 0–9) one after another, where each group of them starts,
+        // and the separators between the groups; kept from number to number.
+        var digits: [UInt8] = []
+        var groupStarts: [Int] = []
+        var separators: [UInt32] = []
         var index = 0
         while index < scalars.count {
             guard digitValue(scalars[index]) != nil else { index += 1; continue }
             let start = index
-            var groups: [[Int]] = [[]]
-            var separators: [UInt32] = []
+            digits.removeAll(keepingCapacity: true)
+            groupStarts.removeAll(keepingCapacity: true)
+            groupStarts.append(0)
+            separators.removeAll(keepingCapacity: true)
             while index < scalars.count {
                 if let digit = digitValue(scalars[index]) {
-                    groups[groups.count - 1].append(digit)
+                    digits.append(UInt8(digit))
                     index += 1
                     continue
                 }
@@ -109,31 +140,31 @@ enum NumberScanner {
                 var following = 0
                 while index + 1 + following < scalars.count, digitValue(scalars[index + 1 + following]) != nil { following += 1 }
                 let isSeparator: Bool
-                if spaces.contains(separator) {
+                if isSpace(separator) {
                     let afterGroup = index + 1 + following
                     isSeparator = following == 3 && (afterGroup >= scalars.count || digitValue(scalars[afterGroup]) == nil)
-                        && groups.last!.count <= 3
+                        && digits.count - groupStarts[groupStarts.count - 1] <= 3
                 } else {
-                    isSeparator = following > 0 && (groupingOnly.contains(separator) || ambiguous.contains(separator) || decimalOnly.contains(separator))
+                    isSeparator = following > 0 && (isGroupingOnly(separator) || isAmbiguous(separator) || isDecimalOnly(separator))
                 }
                 guard isSeparator else { break }
                 separators.append(separator)
-                groups.append([])
+                groupStarts.append(digits.count)
                 index += 1
             }
             var isPercent = false
             var end = index
             var look = index
-            while look < scalars.count, spaces.contains(scalars[look].value) { look += 1 }
-            if look < scalars.count, percentSigns.contains(scalars[look].value) {
+            while look < scalars.count, isSpace(scalars[look].value) { look += 1 }
+            if look < scalars.count, isPercentSign(scalars[look].value) {
                 isPercent = true
                 end = look + 1
             }
             var begin = start
             if !isPercent {
                 var back = start - 1
-                while back >= 0, spaces.contains(scalars[back].value) { back -= 1 }
-                if back >= 0, percentSigns.contains(scalars[back].value) {
+                while back >= 0, isSpace(scalars[back].value) { back -= 1 }
+                if back >= 0, isPercentSign(scalars[back].value) {
                     isPercent = true
                     begin = back
                 }
@@ -141,33 +172,40 @@ enum NumberScanner {
             var text = ""
             for scalar in scalars[begin..<end] { text.unicodeScalars.append(scalar) }
             tokens.append(NumberToken(
-                value: value(groups: groups, separators: separators), isPercent: isPercent, scalarOffset: begin,
-                scalarLength: end - begin, text: text))
+                value: value(digits: digits, groupStarts: groupStarts, separators: separators), isPercent: isPercent,
+                scalarOffset: begin, scalarLength: end - begin, text: text))
             index = end
         }
         return tokens
     }
 
-    /// Which separator is the decimal one, per the rules above, and the normalised value.
-    static func value(groups: [[Int]], separators: [UInt32]) -> String {
+    /// Which separator is the decimal one, per the rules above, and the normalised value of the
+    /// number whose digit groups start at `groupStarts` in `digits`.
+    static func value(digits: [UInt8], groupStarts: [Int], separators: [UInt32]) -> String {
+        func groupLength(_ group: Int) -> Int {
+            (group + 1 < groupStarts.count ? groupStarts[group + 1] : digits.count) - groupStarts[group]
+        }
         var decimalIndex: Int?
-        if let index = separators.lastIndex(where: { decimalOnly.contains($0) }) {
+        if let index = separators.lastIndex(where: isDecimalOnly) {
             decimalIndex = index
         } else {
-            let kinds = Set(separators.filter { ambiguous.contains($0) })
-            if kinds.count == 2 {
-                decimalIndex = separators.lastIndex { ambiguous.contains($0) }
-            } else if let kind = kinds.first, separators.filter({ $0 == kind }).count == 1,
-                      let index = separators.firstIndex(of: kind), groups[index + 1].count != 3 {
-                decimalIndex = index
+            let hasDot = separators.contains(0x2E)
+            let hasComma = separators.contains(0x2C)
+            if hasDot && hasComma {
+                decimalIndex = separators.lastIndex(where: isAmbiguous)
+            } else if hasDot || hasComma {
+                let kind: UInt32 = hasDot ? 0x2E : 0x2C
+                if separators.count(where: { $0 == kind }) == 1, let index = separators.firstIndex(of: kind), groupLength(index + 1) != 3 {
+                    decimalIndex = index
+                }
             }
         }
-        let integerDigits = (decimalIndex.map { Array(groups[...$0]) } ?? groups).flatMap { $0 }
-        let fractionDigits = decimalIndex.map { Array(groups[($0 + 1)...]).flatMap { $0 } } ?? []
-        var integer = String(integerDigits.map { Character(String($0)) }).drop { $0 == "0" }
-        if integer.isEmpty { integer = "0" }
-        var fraction = String(fractionDigits.map { Character(String($0)) })
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return fraction.isEmpty ? String(integer) : "\(integer).\(fraction)"
+        let fractionStart = decimalIndex.map { groupStarts[$0 + 1] } ?? digits.count
+        var integer = digits[..<fractionStart].drop { $0 == 0 }.map { $0 + 0x30 }
+        if integer.isEmpty { integer = [0x30] }
+        var fraction = digits[fractionStart...].map { $0 + 0x30 }
+        while fraction.last == 0x30 { fraction.removeLast() }
+        if !fraction.isEmpty { integer += [UInt8(ascii: ".")] + fraction }
+        return String(decoding: integer, as: UTF8.self)
     }
 }

@@ -32,6 +32,22 @@ import Testing
         }
     }
 
+    /// The scan passes the scalars `isPlainLetter` picks without asking anything else about
+    /// them: each must be one the other tests would pass too.
+    @Test func plainLettersAreInertNotNotableAndNotDigits() {
+        var picked = 0
+        for value in UInt32(0)...0x10FFFF where FieldText.isPlainLetter(value) {
+            picked += 1
+            guard let scalar = Unicode.Scalar(value) else {
+                Issue.record("isPlainLetter picks U+\(String(value, radix: 16, uppercase: true)), which is no scalar")
+                continue
+            }
+            #expect(FieldText.isNFCInert(value) && !FieldText.isNotable(value) && NumberScanner.digitValue(scalar) == nil,
+                    "U+\(String(value, radix: 16, uppercase: true)) is not plain")
+        }
+        #expect(picked > 30_000)
+    }
+
     @Test func countsAndNFCAgreeWithTextLength() {
         let texts = [
             "Stay with Premium", "Caf\u{E9} 👨‍👩‍👧", "Cafe\u{301}", "\u{1100}\u{1161}", "مرحبا ٥٠٪", "", "\u{2028}\t\u{F8FF}",
