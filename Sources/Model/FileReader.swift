@@ -37,17 +37,22 @@ public enum FileReader {
             }
         }
         if let failure { return .failure(.unreadable(String(cString: strerror(failure)))) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(.unreadable(String(cString: strerror(errno))))
+        // Nearly always the next read finds the end at once, so the buffer for what follows is
+        // small and on the stack: a heap buffer would be fresh memory (and page faults) for
+        // every file read.
+        let growth: Failure? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1 << 12) { chunk in
+            while true {
+                let count = read(descriptor, chunk.baseAddress, chunk.count)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return .unreadable(String(cString: strerror(errno)))
+                }
+                if count == 0 { return nil }
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[0..<count]))
+                if result.count > limit { return .tooLarge(result.count) }
             }
-            if count == 0 { break }
-            result.append(contentsOf: chunk[0..<count])
-            if result.count > limit { return .failure(.tooLarge(result.count)) }
         }
+        if let growth { return .failure(growth) }
         return .success(result)
     }
 }
