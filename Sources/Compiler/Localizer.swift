@@ -173,44 +173,50 @@ public enum Localizer {
             // Read in place, never copied: the prepared messages and their strings are shared by
             // every locale's task, and a copy retains and releases them from every core.
             let path = file?.path
+            let units = file?.units
             var complete = true
             for position in prepared.fields.indices {
                 let field = prepared.fields[position].field
-                guard let file, let index = finder!.find(prepared.unitIDs[position]) else {
+                guard let units, let index = finder!.find(prepared.unitIDs[position]) else {
                     record(TranslationGap(subject: subject(of: prepared), field: field, reason: .missing, unit: nil, translationPath: path))
                     complete = false
                     continue
                 }
-                let unit = file.units[index]
-                guard let target = unit.target else {
-                    record(TranslationGap(subject: subject(of: prepared), field: field, reason: .missing, unit: unit, translationPath: path))
-                    complete = false
-                    continue
-                }
-                if unit.isAmbiguous {
-                    record(TranslationGap(subject: subject(of: prepared), field: field, reason: .ambiguous, unit: unit, translationPath: path))
-                    complete = false
-                    continue
-                }
-                if unit.state == .untranslated {
+                // Each property read from the unit in its array: copying the whole unit out
+                // would retain and release every string it holds.
+                guard let target = units[index].target else {
                     record(TranslationGap(
-                        subject: subject(of: prepared), field: field, reason: .notTranslated(rawState: unit.rawState), unit: unit,
-                        translationPath: path))
+                        subject: subject(of: prepared), field: field, reason: .missing, unit: units[index], translationPath: path))
                     complete = false
                     continue
                 }
-                if unit.source.value != prepared.fields[position].text.value {
+                if units[index].isAmbiguous {
+                    record(TranslationGap(
+                        subject: subject(of: prepared), field: field, reason: .ambiguous, unit: units[index], translationPath: path))
+                    complete = false
+                    continue
+                }
+                let state = units[index].state
+                if state == .untranslated {
+                    record(TranslationGap(
+                        subject: subject(of: prepared), field: field, reason: .notTranslated(rawState: units[index].rawState),
+                        unit: units[index], translationPath: path))
+                    complete = false
+                    continue
+                }
+                if units[index].source.value != prepared.fields[position].text.value {
                     record(TranslationGap(
                         subject: subject(of: prepared), field: field, reason: .stale(
-                            recordedSource: unit.source.value, currentSource: prepared.fields[position].text.value),
-                        unit: unit, translationPath: path))
+                            recordedSource: units[index].source.value, currentSource: prepared.fields[position].text.value),
+                        unit: units[index], translationPath: path))
                     complete = false
                     continue
                 }
-                if unit.state < minimumState {
+                if state < minimumState {
                     record(TranslationGap(
-                        subject: subject(of: prepared), field: field, reason: .belowMinimumState(state: unit.state, rawState: unit.rawState),
-                        unit: unit, translationPath: path))
+                        subject: subject(of: prepared), field: field,
+                        reason: .belowMinimumState(state: state, rawState: units[index].rawState),
+                        unit: units[index], translationPath: path))
                     complete = false
                 }
                 // A translation below `minimumState` does not ship, but it is a translation:
