@@ -43,8 +43,14 @@ public struct SharedTexts: Sendable, Equatable {
     public var count: Int { texts.count }
 
     public func contains(_ text: String) -> Bool {
+        index(of: text) != nil
+    }
+
+    /// Where `text` is among the texts (0 up to `count`), if it is one of them.
+    public func index(of text: String) -> Int? {
+        guard !texts.isEmpty else { return nil }
         var text = text
-        return text.withUTF8 { self.text(matching: $0) } != nil
+        return text.withUTF8 { Self.probe(UnsafeRawBufferPointer($0), slots: slots, utf8: utf8, ends: ends).index }
     }
 
     /// The text whose UTF-8 is `bytes`, if it is one of them.

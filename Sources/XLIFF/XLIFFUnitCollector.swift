@@ -215,7 +215,9 @@ struct XLIFFUnitCollector {
     private var firstFileLocation: SourceLocation?
     /// Whether the current 1.2 `<file>` agrees with the file's target language.
     private var isFileAccepted = true
-    /// The id of every unit kept so far, to report a repeated one.
+    /// The id of every unit kept so far, to report a repeated one: by its place among the
+    /// expected ids where it is one of them, else in a set.
+    private var seenExpectedIDs: [Bool] = []
     private var unitIDs: Set<String> = []
     /// Units whose id an earlier unit has too, by index in `units`: sorted out by
     /// `resolveRepeatedIDs` once the document is read.
@@ -609,7 +611,14 @@ struct XLIFFUnitCollector {
 
     /// Whether no unit kept so far has the id `id` (`==`), noting that one now has.
     private mutating func isFirst(_ id: String) -> Bool {
-        if unitIDs.isEmpty { unitIDs.reserveCapacity(expectedUnitCount) }
+        // Nearly every id is a message field's: a flag at its place in the table, found by a
+        // short hash, spares hashing the whole id into a set.
+        if let expected, let index = expected.ids.index(of: id) {
+            if seenExpectedIDs.isEmpty { seenExpectedIDs = [Bool](repeating: false, count: expected.ids.count) }
+            defer { seenExpectedIDs[index] = true }
+            return !seenExpectedIDs[index]
+        }
+        if unitIDs.isEmpty { unitIDs.reserveCapacity(expected == nil ? expectedUnitCount : 16) }
         return unitIDs.insert(id).inserted
     }
 

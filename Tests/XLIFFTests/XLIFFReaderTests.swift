@@ -454,10 +454,11 @@ struct XLIFFReaderTests {
             var bytes = Array(text.utf8)
             #expect(bytes.withUnsafeBufferPointer { shared.text(matching: $0) } == text)
             #expect(shared.contains(text))
+            #expect(shared.index(of: text) == texts.firstIndex(of: text), "each text keeps the place it was first given at")
             bytes.append(UInt8(ascii: "x"))
             #expect(bytes.withUnsafeBufferPointer { shared.text(matching: $0) } == nil)
         }
-        #expect(!shared.contains("e\u{301}"))
+        #expect(!shared.contains("e\u{301}") && shared.index(of: "e\u{301}") == nil)
         #expect(!SharedTexts([]).contains(""))
     }
 

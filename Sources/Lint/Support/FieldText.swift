@@ -82,13 +82,14 @@ final class FieldText: Sendable {
     }
 
     /// Whether the scalar `value` is a letter of the scripts most translations are written in,
-    /// about which the scan has nothing to note: `isNFCInert`, not `isNotable`, not a digit.
+    /// about which the scan has nothing to note: `isNFCInert`, not `isNotable`, not a digit,
+    /// not white space (U+00A0 is not one).
     /// Latin-1 and Latin Extended letters, Greek and Cyrillic, Vietnamese letters, kana, CJK
     /// and Hangul syllables are answered in a few comparisons, before the longer tests each of
     /// those makes. A test checks every scalar it picks against them.
     @inline(__always)
     static func isPlainLetter(_ value: UInt32) -> Bool {
-        if value < 0x530 { return value >= 0xA0 ? value != 0xAD && (value < 0x300 || value >= 0x388) && (value < 0x483 || value >= 0x48A) : false }
+        if value < 0x530 { return value > 0xA0 ? value != 0xAD && (value < 0x300 || value >= 0x388) && (value < 0x483 || value >= 0x48A) : false }
         return (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) || (0x3041...0x3096).contains(value)
             || (0x309B...0x30FF).contains(value) || (0x1E00...0x1EFF).contains(value)
     }

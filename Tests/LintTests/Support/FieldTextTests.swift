@@ -32,8 +32,8 @@ import Testing
         }
     }
 
-    /// The scan passes the scalars `isPlainLetter` picks without asking anything else about
-    /// them: each must be one the other tests would pass too.
+    /// The scan and the white-space rule pass the scalars `isPlainLetter` picks without asking
+    /// anything else about them: each must be one the other tests would pass too.
     @Test func plainLettersAreInertNotNotableAndNotDigits() {
         var picked = 0
         for value in UInt32(0)...0x10FFFF where FieldText.isPlainLetter(value) {
@@ -42,7 +42,8 @@ import Testing
                 Issue.record("isPlainLetter picks U+\(String(value, radix: 16, uppercase: true)), which is no scalar")
                 continue
             }
-            #expect(FieldText.isNFCInert(value) && !FieldText.isNotable(value) && NumberScanner.digitValue(scalar) == nil,
+            #expect(FieldText.isNFCInert(value) && !FieldText.isNotable(value) && NumberScanner.digitValue(scalar) == nil
+                        && !scalar.properties.isWhitespace,
                     "U+\(String(value, radix: 16, uppercase: true)) is not plain")
         }
         #expect(picked > 30_000)

@@ -40,18 +40,34 @@ public struct TooManyUploads: LintRule {
     public func check(_ context: LintContext) -> [Diagnostic] {
         // Whether a locale is a pseudo locale is decided once per locale, not once per message,
         // and candidates are read in place rather than copied out.
+        // An image counts once per size it is used at: the same file as a full-size image and as
+        // a bullet's icon counts twice.
+        struct ImageUse: Hashable {
+            var isBulletPoint: Bool
+            var file: String
+        }
         let candidates = context.localization.candidates
         var isPseudo: [String: Bool] = [:]
+        // Candidates come a locale at a time: the last locale's answer serves the next.
+        var last: (locale: String, isPseudo: Bool)?
         var shippedCount = 0
-        var imageUses = Set<String>()
+        var imageUses = Set<ImageUse>()
         for index in candidates.indices {
             let locale = candidates[index].locale
-            let isPseudoLocale = isPseudo[locale] ?? PseudoLocale.isPseudo(locale)
-            isPseudo[locale] = isPseudoLocale
+            let isPseudoLocale: Bool
+            if let last, last.locale == locale {
+                isPseudoLocale = last.isPseudo
+            } else {
+                isPseudoLocale = isPseudo[locale] ?? PseudoLocale.isPseudo(locale)
+                isPseudo[locale] = isPseudoLocale
+                last = (locale, isPseudoLocale)
+            }
             guard !isPseudoLocale else { continue }
             shippedCount += 1
-            if let file = candidates[index].message.image?.file?.value { imageUses.insert("FULL_SIZE \(file)") }
-            for bullet in candidates[index].message.bullets { if let image = bullet.image?.value { imageUses.insert("BULLET_POINT \(image)") } }
+            if let file = candidates[index].message.image?.file?.value { imageUses.insert(ImageUse(isBulletPoint: false, file: file)) }
+            for bullet in candidates[index].message.bullets {
+                if let image = bullet.image?.value { imageUses.insert(ImageUse(isBulletPoint: true, file: image)) }
+            }
         }
         var diagnostics: [Diagnostic] = []
         let location = SourceLocation(path: ProjectConfig.fileName)

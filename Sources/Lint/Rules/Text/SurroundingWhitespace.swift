@@ -21,6 +21,8 @@ struct SurroundingWhitespace: LintRule {
         // The only ASCII white space that is not a control character is the space itself;
         // this spares Unicode's tables for nearly every first and last character.
         if scalar.isASCII { return scalar == " " }
+        // Nor is a letter of the common scripts (a text in Japanese ends in one).
+        if FieldText.isPlainLetter(scalar.value) { return false }
         guard scalar.properties.isWhitespace else { return false }
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: return false
