@@ -51,7 +51,10 @@ struct YAMLDocument {
             // msgc reads every scalar as the text it is written as (`header: 2024` is "2024"),
             // so no tags are resolved: Yams' default resolver compiles a dozen regular
             // expressions through ICU on first use and runs them on every key it compares.
-            let root = try Yams.compose(yaml: text, .basic)
+            // The encoding is named: Yams' default reads the environment on every parse
+            // (`YAMS_DEFAULT_ENCODING`), and when that is set prints a line to standard output
+            // and parses as UTF-16.
+            let root = try Yams.compose(yaml: text, .basic, .default, .utf8)
             return (YAMLDocument(path: path, source: source, root: root, lineMap: lineMap), [])
         } catch let error as YamlError {
             return (YAMLDocument(path: path, source: source, root: nil, lineMap: lineMap),

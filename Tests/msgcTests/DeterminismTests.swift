@@ -155,6 +155,19 @@ import Testing
         try Self.expectSameBundleEverywhere(Self.example)
     }
 
+    /// A library's own environment variables do not reach msgc's output: Yams reads
+    /// `YAMS_DEFAULT_ENCODING`, and once printed a line to standard output (into a JSON report)
+    /// and parsed the YAML as UTF-16 when it was set.
+    @Test func aLibrarysEnvironmentVariableChangesNothing() throws {
+        let arguments = ["lint", "--content", "content", "--format", "json"]
+        let plain = try MsgcRunner.run(arguments)
+        let set = try MsgcRunner.run(arguments, environment: ["YAMS_DEFAULT_ENCODING": "utf16"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(set.status == plain.status)
+        #expect(set.stdout == plain.stdout)
+        #expect(set.stderr == plain.stderr)
+    }
+
     @Test func aGeneratedTreeBuildsToTheSameBytesEverywhere() throws {
         let tree = try MsgcRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: tree) }
