@@ -67,8 +67,8 @@ struct XLIFFInputText {
     }
 
     /// Whether the bytes from `start` are well-formed UTF-8 (RFC 3629, as
-    /// `UTF8Text.firstInvalidUTF8`). XLIFF is mostly ASCII markup, so eight ASCII bytes are passed at
-    /// a time, and other sequences are checked in place. (The standard library's validation
+    /// `UTF8Text.firstInvalidUTF8`). XLIFF is mostly ASCII markup, so ASCII bytes are passed 32
+    /// or 8 at a time, and other sequences are checked in place. (The standard library's validation
     /// took as long as libxml2's parsing of the text.)
     private static func isValidUTF8(_ bytes: [UInt8], start: Int) -> Bool {
         bytes.withUnsafeBytes { raw in
@@ -77,32 +77,47 @@ struct XLIFFInputText {
             @inline(__always) func continuation(_ offset: Int) -> Bool {
                 index + offset < count && raw[index + offset] & 0xC0 == 0x80
             }
+            let highBits: UInt64 = 0x8080_8080_8080_8080
             while index < count {
-                if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                // Runs of markup and English notes 32 bytes at a time, then a word at a time.
+                while index + 32 <= count {
+                    let words = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                        | raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+                        | raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
+                        | raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
+                    guard words & highBits == 0 else { break }
+                    index += 32
+                }
+                if index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & highBits == 0 {
                     index += 8
                     continue
                 }
-                let first = raw[index]
-                switch first {
-                case 0x00...0x7F:
-                    index += 1
-                case 0xC2...0xDF:
-                    guard continuation(1) else { return false }
-                    index += 2
-                case 0xE0...0xEF:
-                    guard continuation(1), continuation(2) else { return false }
-                    let second = raw[index + 1]
-                    if first == 0xE0 && second < 0xA0 { return false }  // overlong
-                    if first == 0xED && second > 0x9F { return false }  // surrogate
-                    index += 3
-                case 0xF0...0xF4:
-                    guard continuation(1), continuation(2), continuation(3) else { return false }
-                    let second = raw[index + 1]
-                    if first == 0xF0 && second < 0x90 { return false }  // overlong
-                    if first == 0xF4 && second > 0x8F { return false }  // above U+10FFFF
-                    index += 4
-                default:
-                    return false
+                // A word that holds other bytes: each character that starts in it is checked in
+                // turn, ASCII ones too, before words are tried again (translated text mixes them).
+                let wordEnd = min(index + 8, count)
+                while index < wordEnd {
+                    let first = raw[index]
+                    switch first {
+                    case 0x00...0x7F:
+                        index += 1
+                    case 0xC2...0xDF:
+                        guard continuation(1) else { return false }
+                        index += 2
+                    case 0xE0...0xEF:
+                        guard continuation(1), continuation(2) else { return false }
+                        let second = raw[index + 1]
+                        if first == 0xE0 && second < 0xA0 { return false }  // overlong
+                        if first == 0xED && second > 0x9F { return false }  // surrogate
+                        index += 3
+                    case 0xF0...0xF4:
+                        guard continuation(1), continuation(2), continuation(3) else { return false }
+                        let second = raw[index + 1]
+                        if first == 0xF0 && second < 0x90 { return false }  // overlong
+                        if first == 0xF4 && second > 0x8F { return false }  // above U+10FFFF
+                        index += 4
+                    default:
+                        return false
+                    }
                 }
             }
             return true

@@ -284,6 +284,33 @@ struct XLIFFReaderTests {
         #expect(diagnostic.message.hasPrefix("file is not valid UTF-8: byte 0xFF"))
     }
 
+    /// The reader's own validator passes ASCII 32 and 8 bytes at a time and checks the other
+    /// characters of a word one by one: each sequence, valid or not, is tried at every place
+    /// in and across those blocks, against the standard library's answer.
+    @Test("the UTF-8 check agrees with the standard library wherever a sequence falls")
+    func utf8CheckAtEveryAlignment() {
+        let sequences: [[UInt8]] = [
+            [0xC3, 0xA4], [0xE3, 0x81, 0x82], [0xF0, 0x9F, 0x8E, 0x89], [0xDF, 0xBF], [0xEF, 0xBF, 0xBD],
+            [0xF4, 0x8F, 0xBF, 0xBF], [0xC3, 0xA4, 0x20, 0xE0, 0xB8, 0x81, 0x41],
+            // Invalid: overlong forms, surrogates, above U+10FFFF, lone or missing continuation
+            // bytes, bytes that never occur.
+            [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF0, 0x80, 0x80, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0x80], [0xBF], [0xC3], [0xE3, 0x81], [0xF0, 0x9F, 0x8E], [0xC3, 0x41],
+            [0xE3, 0x41, 0x82], [0xF5, 0x80, 0x80, 0x80], [0xFE], [0xFF],
+        ]
+        for sequence in sequences {
+            let isValid = String(validating: sequence, as: UTF8.self) != nil
+            for before in 2..<42 {
+                for after in [0, 1, 7, 33] {
+                    let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: before) + sequence
+                        + [UInt8](repeating: UInt8(ascii: "y"), count: after)
+                    let accepted = if case .success = XLIFFInputText.decode(bytes) { true } else { false }
+                    #expect(accepted == isValid, "\(sequence) after \(before) bytes, before \(after)")
+                }
+            }
+        }
+    }
+
     @Test("UTF-16 with an unpaired surrogate is refused with its position")
     func unpairedSurrogate() {
         var bytes: [UInt8] = [0xFF, 0xFE]
