@@ -83,12 +83,24 @@ struct YAMLDocument {
     static func hasPrefix(_ text: Substring, _ prefix: String) -> Bool {
         let textBytes = text.utf8
         let prefixBytes = prefix.utf8
-        guard let last = prefixBytes.last, textBytes.starts(with: prefixBytes) else { return text.hasPrefix(prefix) }
+        guard let last = prefixBytes.last, startsWithBytes(textBytes, prefixBytes) else { return text.hasPrefix(prefix) }
         let end = textBytes.index(textBytes.startIndex, offsetBy: prefixBytes.count)
         if end == textBytes.endIndex { return true }
         let next = textBytes[end]
         if last < 0x80 && next < 0x80 && !(last == UInt8(ascii: "\r") && next == UInt8(ascii: "\n")) { return true }
         return text.hasPrefix(prefix)
+    }
+
+    /// Whether `text` starts with the bytes of `prefix`: compared in place where both are
+    /// contiguous (native strings always are), as the generic `starts(with:)` walks two
+    /// indices a byte at a time.
+    private static func startsWithBytes(_ text: Substring.UTF8View, _ prefix: String.UTF8View) -> Bool {
+        let compared = text.withContiguousStorageIfAvailable { textBuffer in
+            prefix.withContiguousStorageIfAvailable { prefixBuffer in
+                textBuffer.count >= prefixBuffer.count && textBuffer.prefix(prefixBuffer.count).elementsEqual(prefixBuffer)
+            }
+        }
+        return (compared ?? nil) ?? text.starts(with: prefix)
     }
 
     /// The text split into lines as editors and `SourceFile.line` split it: at every line feed,
@@ -254,6 +266,9 @@ struct MappingReader {
     let context: String
     private(set) var diagnostics: [Diagnostic] = []
     private var consumed = Set<String>()
+    /// Each key's text (nil for a key that is not a scalar) with its value, listed once:
+    /// iterating a Yams mapping builds a new array of its pairs every time.
+    private let pairs: [(key: String?, value: Node)]
 
     init?(_ node: Node, in document: YAMLDocument, context: String, diagnostics: inout [Diagnostic]) {
         guard case .mapping(let mapping) = node else {
@@ -266,6 +281,7 @@ struct MappingReader {
         self.node = node
         self.mapping = mapping
         self.context = context
+        self.pairs = mapping.map { ($0.key.scalar?.string, $0.value) }
     }
 
     var location: SourceLocation { document.location(of: node) }
@@ -273,10 +289,7 @@ struct MappingReader {
     /// The value node of `key`, marking the key as known.
     mutating func value(_ key: String) -> Node? {
         consumed.insert(key)
-        for (keyNode, value) in mapping where keyNode.scalar?.string == key {
-            return value
-        }
-        return nil
+        return pairs.first { $0.key == key }?.value
     }
 
     /// A text value; scalars of any tag are read as written (`header: 2024` is the text "2024").

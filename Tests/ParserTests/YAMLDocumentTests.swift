@@ -22,5 +22,9 @@ import Testing
     ])
     func prefixIsDecidedAsCharactersDecideIt(text: String, prefix: String) {
         #expect(YAMLDocument.hasPrefix(Substring(text), prefix) == Substring(text).hasPrefix(prefix))
+        // The rest of a line, as `located` asks: a slice that starts inside the string.
+        let line = "key: " + text
+        let rest = line.dropFirst(5)
+        #expect(YAMLDocument.hasPrefix(rest, prefix) == rest.hasPrefix(prefix))
     }
 }
