@@ -52,6 +52,6 @@ public struct LintContext: Sendable {
         self.pngs = Dictionary(uniqueKeysWithValues: zip(images.map(\.0), images.concurrentMap { PNGReader.read($0.1) }))
         self.imageUses = ImageUse.all(in: catalog)
         self.localeBinding = LocaleBinding(config)
-        self.localeTagFindings = LocaleTagSite.all(in: catalog, config: config, binding: localeBinding).map { ($0, $0.findings(config: config)) }
+        self.localeTagFindings = LocaleTagSite.findings(of: LocaleTagSite.all(in: catalog, config: config, binding: localeBinding), config: config)
     }
 }

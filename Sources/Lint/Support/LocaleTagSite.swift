@@ -37,9 +37,25 @@ extension LocaleTagSite {
 
     /// What LanguageTags finds wrong with the tag, most fundamental first.
     func findings(config: ProjectConfig) -> [LanguageTagFinding] {
-        isExtraLocale || isPseudoLocale
+        isValidityOnly
             ? LanguageTagChecker.checkValidity(tag.value)
             : LanguageTagChecker.check(tag.value, extraLocales: config.extraLocales.map(\.value))
+    }
+
+    /// Whether only the tag's validity is checked (extra and pseudo locales), not its form.
+    private var isValidityOnly: Bool { isExtraLocale || isPseudoLocale }
+
+    /// Each site with its findings. A project names most tags twice, in msgc.yaml and as an
+    /// XLIFF file's target language: a tag written the same way is checked once.
+    static func findings(of sites: [LocaleTagSite], config: ProjectConfig) -> [(site: LocaleTagSite, findings: [LanguageTagFinding])] {
+        var checked: [String: [LanguageTagFinding]] = [:]
+        return sites.map { site in
+            let key = (site.isValidityOnly ? "v " : "c ") + site.tag.value
+            if let findings = checked[key] { return (site, findings) }
+            let findings = site.findings(config: config)
+            checked[key] = findings
+            return (site, findings)
+        }
     }
 }
 
