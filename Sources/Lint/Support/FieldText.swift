@@ -84,14 +84,26 @@ final class FieldText: Sendable {
     /// Whether the scalar `value` is a letter of the scripts most translations are written in,
     /// about which the scan has nothing to note: `isNFCInert`, not `isNotable`, not a digit,
     /// not white space (U+00A0 is not one).
-    /// Latin-1 and Latin Extended letters, Greek and Cyrillic, Vietnamese letters, kana, CJK
-    /// and Hangul syllables are answered in a few comparisons, before the longer tests each of
-    /// those makes. A test checks every scalar it picks against them.
+    /// Latin-1 and Latin Extended letters, Greek and Cyrillic, Hebrew and Arabic letters,
+    /// Vietnamese letters, kana, CJK and Hangul syllables are answered in a few comparisons,
+    /// before the longer tests each of those makes. A test checks every scalar it picks
+    /// against them.
     @inline(__always)
     static func isPlainLetter(_ value: UInt32) -> Bool {
         if value < 0x530 { return value > 0xA0 ? value != 0xAD && (value < 0x300 || value >= 0x388) && (value < 0x483 || value >= 0x48A) : false }
+        if value < 0x800 { return (0x5D0...0x5F4).contains(value) || (0x620...0x64A).contains(value) }
         return (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) || (0x3041...0x3096).contains(value)
             || (0x309B...0x30FF).contains(value) || (0x1E00...0x1EFF).contains(value)
+    }
+
+    /// Whether the scalar `value` is a letter or mark of Devanagari or Thai other than a digit:
+    /// not `isNotable`, not a digit, not white space. Unlike `isPlainLetter`, these may combine
+    /// and reorder under NFC, so they are asked about that first; the scan then passes them
+    /// without the other tests. A test checks every scalar it picks.
+    @inline(__always)
+    static func isQuietIndicOrThai(_ value: UInt32) -> Bool {
+        (0x900...0x965).contains(value) || (0x970...0x97F).contains(value)
+            || (0xE01...0xE4F).contains(value) || (0xE5A...0xE5B).contains(value)
     }
 
     /// The candidate's message in its locale.
@@ -179,6 +191,7 @@ private struct TextScan {
             utf16Count += scalarValue >= 0x10000 ? 2 : 1
             if FieldText.isPlainLetter(scalarValue) { continue }
             if isNFCInertOnly && !FieldText.isNFCInert(scalarValue) { isNFCInertOnly = false }
+            if FieldText.isQuietIndicOrThai(scalarValue) { continue }
             // Always a scalar: valid UTF-8 never decodes to a surrogate.
             if let scalar = Unicode.Scalar(scalarValue) {
                 if FieldText.isNotable(scalarValue) { notable.append((scalarCount - 1, scalar)) }

@@ -47,6 +47,11 @@ import Testing
                     "U+\(String(value, radix: 16, uppercase: true)) is not plain")
         }
         #expect(picked > 30_000)
+        for value in UInt32(0)...0x10FFFF where FieldText.isQuietIndicOrThai(value) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(!FieldText.isNotable(value) && NumberScanner.digitValue(scalar) == nil && !scalar.properties.isWhitespace,
+                    "U+\(String(value, radix: 16, uppercase: true)) is not quiet")
+        }
     }
 
     @Test func countsAndNFCAgreeWithTextLength() {
