@@ -40,7 +40,7 @@ final class FieldText: Sendable {
         self.notableScalars = scan.notable
         self.scalarCount = scan.scalarCount
         self.utf16Count = scan.utf16Count
-        self.isNFC = scan.isNFCInertOnly || TextLength.isNFC(text.value)
+        self.isNFC = scan.isProvenNFC || TextLength.isNFC(text.value)
         self.numbers = scan.hasDigit ? NumberScanner.numbers(inTextWithDigit: text.value) : []
     }
 
@@ -94,6 +94,29 @@ final class FieldText: Sendable {
         if value < 0x800 { return (0x5D0...0x5F4).contains(value) || (0x620...0x64A).contains(value) }
         return (0x4E00...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) || (0x3041...0x3096).contains(value)
             || (0x309B...0x30FF).contains(value) || (0x1E00...0x1EFF).contains(value)
+    }
+
+    /// The canonical combining class of a Devanagari or Thai scalar that passes Unicode's NFC
+    /// quick check, and so never changes under NFC but by reordering; nil for any other scalar.
+    /// Both blocks but the eight Devanagari letters with nukta (U+0958–U+095F, which NFC
+    /// decomposes) and the unassigned code points. U+093C DEVANAGARI SIGN NUKTA is the one
+    /// "maybe" of the quick check here: NFC composes it with U+0928, U+0930 and U+0933 before
+    /// it, and with nothing else. A test checks every scalar of both blocks against the
+    /// standard library and Foundation.
+    static func indicOrThaiCombiningClass(_ value: UInt32) -> UInt8? {
+        switch value {
+        case 0x93C: 7
+        case 0x94D: 9
+        case 0x951, 0x953, 0x954: 230
+        case 0x952: 220
+        case 0x958...0x95F: nil
+        case 0x900...0x97F: 0
+        case 0xE38, 0xE39: 103
+        case 0xE3A: 9
+        case 0xE48...0xE4B: 107
+        case 0xE01...0xE39, 0xE3F...0xE5B: 0
+        default: nil
+        }
     }
 
     /// Whether the scalar `value` is a letter or mark of Devanagari or Thai other than a digit:
@@ -152,21 +175,29 @@ private struct TextScan {
     var notable: [(offset: Int, scalar: Unicode.Scalar)] = []
     var scalarCount = 0
     var utf16Count = 0
-    /// Whether every scalar is one `FieldText.isNFCInert` picks: then the text is NFC.
-    var isNFCInertOnly = true
+    /// Whether the scan proved the text NFC: every scalar is one `FieldText.isNFCInert` picks,
+    /// or a Devanagari or Thai one (`FieldText.indicOrThaiCombiningClass`) in canonical order,
+    /// with no nukta after a letter NFC would compose it with. False proves nothing.
+    var isProvenNFC = true
     var hasDigit = false
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         var notable: [(offset: Int, scalar: Unicode.Scalar)] = []
         var scalarCount = 0
         var utf16Count = 0
-        var isNFCInertOnly = true
+        var isProvenNFC = true
+        // The combining class of the scalar before and, where it matters, the scalar itself:
+        // 0 after anything NFC leaves alone and never composes with.
+        var previousClass: UInt8 = 0
+        var previous: UInt32 = 0
         var hasDigit = false
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             // ASCII, most of most texts, in a few comparisons.
             if byte < 0x80 {
+                previousClass = 0
+                previous = 0
                 index += 1
                 if byte < 0x20 || byte == 0x7F {
                     notable.append((scalarCount, Unicode.Scalar(byte)))
@@ -189,8 +220,23 @@ private struct TextScan {
             let scalarValue = decodeUTF8Scalar(bytes, at: &index)
             scalarCount += 1
             utf16Count += scalarValue >= 0x10000 ? 2 : 1
-            if FieldText.isPlainLetter(scalarValue) { continue }
-            if isNFCInertOnly && !FieldText.isNFCInert(scalarValue) { isNFCInertOnly = false }
+            if FieldText.isPlainLetter(scalarValue) {
+                previousClass = 0
+                previous = 0
+                continue
+            }
+            if isProvenNFC {
+                if FieldText.isNFCInert(scalarValue) {
+                    previousClass = 0
+                } else if let combiningClass = FieldText.indicOrThaiCombiningClass(scalarValue) {
+                    let composes = scalarValue == 0x93C && (previous == 0x928 || previous == 0x930 || previous == 0x933)
+                    if composes || (combiningClass != 0 && previousClass > combiningClass) { isProvenNFC = false }
+                    previousClass = combiningClass
+                } else {
+                    isProvenNFC = false
+                }
+                previous = scalarValue
+            }
             if FieldText.isQuietIndicOrThai(scalarValue) { continue }
             // Always a scalar: valid UTF-8 never decodes to a surrogate.
             if let scalar = Unicode.Scalar(scalarValue) {
@@ -201,7 +247,7 @@ private struct TextScan {
         self.notable = notable
         self.scalarCount = scalarCount
         self.utf16Count = utf16Count
-        self.isNFCInertOnly = isNFCInertOnly
+        self.isProvenNFC = isProvenNFC
         self.hasDigit = hasDigit
     }
 }

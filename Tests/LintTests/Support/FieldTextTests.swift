@@ -54,6 +54,33 @@ import Testing
         }
     }
 
+    /// The scan proves Devanagari and Thai text NFC from its own table: each scalar it takes must
+    /// pass the quick check (the nukta aside) with the combining class the standard library
+    /// gives, and the nukta must compose with exactly the three letters the scan watches for.
+    @Test func indicAndThaiNormalizationTableAgreesWithUnicode() {
+        for value in UInt32(0x900)...0x97F {
+            let scalar = Unicode.Scalar(value)!
+            guard let combiningClass = FieldText.indicOrThaiCombiningClass(value) else {
+                #expect((0x958...0x95F).contains(value), "U+\(String(value, radix: 16, uppercase: true)) is left out")
+                #expect(!String(Character(scalar)).passesNFCQuickCheck)
+                continue
+            }
+            #expect(combiningClass == scalar.properties.canonicalCombiningClass.rawValue, "U+\(String(value, radix: 16, uppercase: true))")
+            #expect(value == 0x93C || String(Character(scalar)).passesNFCQuickCheck, "U+\(String(value, radix: 16, uppercase: true))")
+            if combiningClass == 0 {
+                let withNukta = String(String.UnicodeScalarView([scalar, "\u{93C}"]))
+                #expect(withNukta.isNFC == ![0x928, 0x930, 0x933].contains(value), "U+\(String(value, radix: 16, uppercase: true)) with nukta")
+            }
+        }
+        for value in UInt32(0xE00)...0xE7F {
+            guard let scalar = Unicode.Scalar(value), let combiningClass = FieldText.indicOrThaiCombiningClass(value) else { continue }
+            #expect(scalar.properties.generalCategory != .unassigned, "U+\(String(value, radix: 16, uppercase: true))")
+            #expect(combiningClass == scalar.properties.canonicalCombiningClass.rawValue, "U+\(String(value, radix: 16, uppercase: true))")
+            #expect(String(Character(scalar)).passesNFCQuickCheck, "U+\(String(value, radix: 16, uppercase: true))")
+        }
+        #expect(FieldText.indicOrThaiCombiningClass(0xE01) == 0 && FieldText.indicOrThaiCombiningClass(0xE49) == 107)
+    }
+
     @Test func countsAndNFCAgreeWithTextLength() {
         let texts = [
             "Stay with Premium", "Caf\u{E9} 👨‍👩‍👧", "Cafe\u{301}", "\u{1100}\u{1161}", "مرحبا ٥٠٪", "", "\u{2028}\t\u{F8FF}",
@@ -65,6 +92,11 @@ import Testing
             "Premium plan with lessons 1234567890 and 9876543210", "Plain text ending in a digit, exactly here: 9",
             " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
             "Long lesson plans\u{1F}\u{20}and /0 and 9: with ~~~~~~~~ text around it", "Café au lait every morning with Premium",
+            // Devanagari and Thai, NFC and not: a nukta that composes and one that does not, a
+            // letter NFC decomposes, marks in and out of canonical order, after ASCII and letters.
+            "प्रीमियम के साथ बने रहें", "\u{928}\u{93C}", "\u{915}\u{93C}", "a\u{928}\u{93C}b", "\u{958}", "\u{915}\u{951}\u{94D}",
+            "\u{915}\u{94D}\u{951}", "n\u{93C}", "\u{933}x\u{93C}", "\u{E01}\u{E49}\u{E38}", "\u{E01}\u{E38}\u{E49}",
+            "สมาชิก 50% \u{E01}\u{E48}", "Premium \u{E01}\u{E3A}\u{E38}", "\u{5D0}\u{5B8}", "مَرحبا",
         ]
         let context = LintFixture.context(messages: texts.map { LintFixture.message(header: $0) })
         for item in context.fieldTexts where item.field == .header {
