@@ -226,12 +226,13 @@ private struct TextScan {
                 continue
             }
             if isProvenNFC {
-                if FieldText.isNFCInert(scalarValue) {
-                    previousClass = 0
-                } else if let combiningClass = FieldText.indicOrThaiCombiningClass(scalarValue) {
+                // Devanagari and Thai first: past the plain letters, most other scalars are theirs.
+                if let combiningClass = FieldText.indicOrThaiCombiningClass(scalarValue) {
                     let composes = scalarValue == 0x93C && (previous == 0x928 || previous == 0x930 || previous == 0x933)
                     if composes || (combiningClass != 0 && previousClass > combiningClass) { isProvenNFC = false }
                     previousClass = combiningClass
+                } else if FieldText.isNFCInert(scalarValue) {
+                    previousClass = 0
                 } else {
                     isProvenNFC = false
                 }
