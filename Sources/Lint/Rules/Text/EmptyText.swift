@@ -25,6 +25,8 @@ struct EmptyText: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         context.fieldTexts.compactMap { (item: FieldText) -> Diagnostic? in
+            // A first byte of visible ASCII settles nearly every text.
+            if let first = item.text.value.utf8.first, first > 0x20, first < 0x7F { return nil }
             guard item.text.value.unicodeScalars.allSatisfy(Self.isWhitespace) else { return nil }
             var location = item.text.location
             if case .quoted = item.text.style, item.text.location.column != nil {

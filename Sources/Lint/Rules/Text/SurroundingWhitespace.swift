@@ -33,7 +33,10 @@ struct SurroundingWhitespace: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for item in context.fieldTexts {
-            // Most texts neither start nor end with white space: look no further at those.
+            // Most texts neither start nor end with white space: look no further at those. Their
+            // first and last bytes settle it for nearly all (visible ASCII at both ends).
+            let utf8 = item.text.value.utf8
+            if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { continue }
             guard let first = item.text.value.unicodeScalars.first, let last = item.text.value.unicodeScalars.last,
                   Self.isReported(first) || Self.isReported(last) else { continue }
             let scalars = Array(item.text.value.unicodeScalars)
