@@ -37,14 +37,22 @@ public struct LocalizedMessage: Sendable {
 public struct FieldTexts: Sendable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     public typealias Element = (field: MessageField, text: Located<String>)
 
-    private var entries: [Element]
+    /// A struct rather than the tuple `Element`: an array of tuples is destroyed element by
+    /// element through the runtime's generic tuple code, and every message in every locale
+    /// holds one of these arrays until the end of a run.
+    private struct Entry: Sendable {
+        var field: MessageField
+        var text: Located<String>
+    }
+
+    private var entries: [Entry]
 
     public init() {
         entries = []
     }
 
     public init(_ texts: [MessageField: Located<String>]) {
-        entries = texts.map { (field: $0.key, text: $0.value) }.sorted { $0.field < $1.field }
+        entries = texts.map { Entry(field: $0.key, text: $0.value) }.sorted { $0.field < $1.field }
     }
 
     public init(dictionaryLiteral elements: (MessageField, Located<String>)...) {
@@ -57,7 +65,7 @@ public struct FieldTexts: Sendable, RandomAccessCollection, ExpressibleByDiction
 
     public var startIndex: Int { entries.startIndex }
     public var endIndex: Int { entries.endIndex }
-    public subscript(position: Int) -> Element { entries[position] }
+    public subscript(position: Int) -> Element { (entries[position].field, entries[position].text) }
 
     /// The text of `field`, if the message has that field.
     public subscript(field: MessageField) -> Located<String>? {
@@ -65,14 +73,14 @@ public struct FieldTexts: Sendable, RandomAccessCollection, ExpressibleByDiction
         set {
             // Texts are nearly always set in field order: the end is tried first.
             if let text = newValue, entries.last.map({ $0.field < field }) ?? true {
-                entries.append((field, text))
+                entries.append(Entry(field: field, text: text))
                 return
             }
             let index = entries.firstIndex { $0.field >= field } ?? entries.endIndex
             let isPresent = index < entries.endIndex && entries[index].field == field
             switch (newValue, isPresent) {
             case (let text?, true): entries[index].text = text
-            case (let text?, false): entries.insert((field, text), at: index)
+            case (let text?, false): entries.insert(Entry(field: field, text: text), at: index)
             case (nil, true): entries.remove(at: index)
             case (nil, false): break
             }
