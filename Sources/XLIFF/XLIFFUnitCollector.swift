@@ -89,7 +89,15 @@ struct XLIFFElement {
     /// Just after the start tag's `>`: where the content starts.
     var contentLocation: SourceLocation { session.location(at: contentStart) }
 
-    var tagStart: Int { session.tagStart(before: tagEnd) }
+    /// The `<` of the start tag. Where libxml2 read the first attribute's value in place, the
+    /// `<` is the nearest one before that value (names hold no `<`, and a value cannot): a
+    /// few bytes back rather than the whole tag.
+    var tagStart: Int {
+        if attributeCount > 0, let valueStart = attributes?[3], valueStart >= parserBase && valueStart < parserCursor {
+            return session.tagStart(before: tagEnd - (parserCursor - valueStart))
+        }
+        return session.tagStart(before: tagEnd)
+    }
 
     /// The value of the attribute `localName` in no namespace, without its location.
     func attributeValue(_ localName: StaticString) -> String? {

@@ -284,6 +284,27 @@ struct XLIFFReaderTests {
         #expect(diagnostic.message.hasPrefix("file is not valid UTF-8: byte 0xFF"))
     }
 
+    /// A unit's location is its start tag's `<`, found back from the first attribute value that
+    /// libxml2 read in place, or from the tag's end when it copied that value (a reference in
+    /// it); on one line the location spans the whole tag.
+    @Test("a unit is located at its start tag however its attributes are written")
+    func unitStartTags() throws {
+        let (file, diagnostics) = Support.read("""
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="m" source-language="en-US" target-language="de-DE" datatype="plaintext"><body>
+              <trans-unit id="p/k/header" approved="no"><source>a</source><target>b</target></trans-unit>
+                <trans-unit id="p/a&amp;b/body"><source>c</source><target>d</target></trans-unit>
+            <trans-unit
+                id="p/k/alt"><source>e</source><target>f</target></trans-unit>
+            \t<trans-unit xml:space="preserve" id='p/k/cta'><source>g</source><target>h</target></trans-unit>
+            </body></file></xliff>
+            """)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        try #require(file.units.count == 4)
+        #expect(file.units.map(\.location.line) == [2, 3, 4, 6])
+        #expect(file.units.map(\.location.column) == [3, 5, 1, 2])
+        #expect(file.units.map(\.location.endColumn) == [45, 37, nil, 48])
+    }
+
     /// The reader's own validator passes ASCII 32 and 8 bytes at a time and checks the other
     /// characters of a word one by one: each sequence, valid or not, is tried at every place
     /// in and across those blocks, against the standard library's answer.
