@@ -318,14 +318,14 @@ extension FieldText {
         // Keyed by where the message starts; each translation checks that the text it gets is
         // its message's source text, so that two messages at one place (a hand-made catalog)
         // never lend each other their sources.
-        var sources: [SourceLocation: [MessageField: FieldText]] = [:]
+        // A message's source texts in field order, found by looking through its handful of
+        // fields (a dictionary per message cost a hash of the field for every translation).
+        var sources: [SourceLocation: [FieldText]] = [:]
         for localized in candidates where localized.isSource && sources[localized.message.location] == nil {
             let candidate = Candidate(localized)
-            var fields: [MessageField: FieldText] = [:]
-            for (field, text) in localized.texts {
-                fields[field] = FieldText(candidate: candidate, field: field, text: text, source: nil)
+            sources[localized.message.location] = localized.texts.map { field, text in
+                FieldText(candidate: candidate, field: field, text: text, source: nil)
             }
-            sources[localized.message.location] = fields
         }
         let sharedSources = sources
         // Chunks of candidates, each made into its texts on whichever core is free, straight
@@ -342,7 +342,8 @@ extension FieldText {
                 let localized = candidate.localized
                 let fields = localized.isSource ? nil : sharedSources[localized.message.location]
                 for (field, text) in localized.texts {
-                    let source = fields?[field].flatMap { $0.text.value == localized.message.text(of: field)?.value ? $0 : nil }
+                    let source = fields?.first { $0.field == field }
+                        .flatMap { $0.text.value == localized.message.text(of: field)?.value ? $0 : nil }
                     texts.append(FieldText(candidate: candidate, field: field, text: text, source: source))
                 }
             }
