@@ -183,6 +183,8 @@ extension Array where Element == Diagnostic {
 
     public var errorCount: Int { self.count { $0.severity == .error } }
     public var warningCount: Int { self.count { $0.severity == .warning } }
+    /// How many files the diagnostics are in (their own locations, not their notes').
+    public var fileCount: Int { Set(map(\.location.file)).count }
 }
 
 /// A location as integers in output order: the file's rank, then line and columns (0 for
