@@ -24,15 +24,23 @@ public enum TerminalText {
     }
 
     /// Whether `text` has a character `isHazard` picks, decided from its UTF-8 without decoding
-    /// it: every message and path of a report is asked, and nearly none has one.
+    /// it: every message and path of a report is asked, and nearly none has one. Printable ASCII
+    /// passes eight bytes at a time; of the other bytes, only the four that can lead a hazard's
+    /// UTF-8 look further.
     public static func containsHazard(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
             var index = 0
             while index < bytes.count {
+                if index + 8 <= bytes.count,
+                   isPrintableASCII(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
                 if byte < 0x20 || byte == 0x7F { return true }
-                if byte >= 0xC2 {
+                switch byte {
+                case 0xC2, 0xD8, 0xE2, 0xEF:
                     let next = index + 1 < bytes.count ? bytes[index + 1] : 0
                     let third = index + 2 < bytes.count ? bytes[index + 2] : 0
                     switch byte {
@@ -43,11 +51,26 @@ public enum TerminalText {
                     case 0xEF where next == 0xBB && third == 0xBF: return true  // U+FEFF
                     default: break
                     }
+                default:
+                    break
                 }
                 index += 1
             }
             return false
         }
+    }
+
+    /// Whether each of the eight bytes of `word` is printable ASCII (0x20–0x7E): none has its
+    /// high bit set, none is below 0x20 and none is 0x7F (the classic byte-wise tests for a byte
+    /// below n and for a zero byte, exact as to whether there is one).
+    static func isPrintableASCII(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let hasHighBit = word & highBits != 0
+        let hasControl = (word &- ones &* 0x20) & ~word & highBits != 0
+        let delete = word ^ (ones &* 0x7F)
+        let hasDelete = (delete &- ones) & ~delete & highBits != 0
+        return !(hasHighBit || hasControl || hasDelete)
     }
 
     /// A source line with each such character replaced by one visible U+FFFD, and tabs by a

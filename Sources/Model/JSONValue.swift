@@ -87,11 +87,20 @@ public indirect enum JSONValue: Hashable, Sendable {
         var value = value
         value.withUTF8 { bytes in
             var runStart = 0
-            for index in bytes.indices {
+            var index = 0
+            while index < bytes.count {
+                // Eight bytes at a time while none needs an escape: a report's strings are
+                // megabytes, and nearly none of their bytes is one.
+                if index + 8 <= bytes.count,
+                   !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
+                index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output += UnsafeBufferPointer(rebasing: bytes[runStart..<index])
-                runStart = index + 1
+                output += UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)])
+                runStart = index
                 switch byte {
                 case UInt8(ascii: "\""): output += "\\\"".utf8
                 case UInt8(ascii: "\\"): output += "\\\\".utf8
@@ -108,6 +117,18 @@ public indirect enum JSONValue: Hashable, Sendable {
             output += UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes of `word` may be one `writeString` escapes: a control
+    /// character (below 0x20), `"` or `\`. The byte-wise tests are the classic ones (a byte
+    /// below n, a zero byte after an exclusive or), exact for a byte below 0x20 and a zero byte:
+    /// false means none of the eight needs an escape.
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }
+        let hasControl = (word &- ones &* 0x20) & ~word & highBits != 0
+        return hasControl || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 }
 
@@ -147,7 +168,8 @@ public struct CanonicalJSONWriter {
     public mutating func key(_ key: String) {
         separate()
         JSONValue.writeString(key, into: &bytes)
-        bytes += ": ".utf8
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
     }
 
     public mutating func closeObject() { close(UInt8(ascii: "}"), empty: "{}") }
@@ -191,10 +213,24 @@ public struct CanonicalJSONWriter {
     }
 
     private mutating func separate() {
-        bytes += (isFirst[isFirst.count - 1] ? "\n" : ",\n").utf8
+        if !isFirst[isFirst.count - 1] { bytes.append(UInt8(ascii: ",")) }
         isFirst[isFirst.count - 1] = false
-        bytes += repeatElement(UInt8(ascii: " "), count: indent)
+        newline()
     }
+
+    /// A line break and the indentation, copied from one run of spaces: appending a
+    /// `repeatElement` went byte by byte, and a report writes a few dozen of these a finding.
+    private mutating func newline() {
+        bytes.append(0x0A)
+        var remaining = indent
+        while remaining > 0 {
+            let length = min(remaining, Self.spaces.count)
+            bytes.append(contentsOf: Self.spaces[..<length])
+            remaining -= length
+        }
+    }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     private mutating func close(_ bracket: UInt8, empty: String) {
         indent -= 2
@@ -204,8 +240,7 @@ public struct CanonicalJSONWriter {
             bytes += empty.utf8
             return
         }
-        bytes.append(0x0A)
-        bytes += repeatElement(UInt8(ascii: " "), count: indent)
+        newline()
         bytes.append(bracket)
     }
 }

@@ -55,9 +55,9 @@ struct CommonOptions: ParsableArguments {
 
     /// Renders diagnostics in the chosen format.
     func render(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) -> String {
-        var output = ""
+        var output: [UInt8] = []
         write(diagnostics, sources: sources, format: format, useColor: useColor(for: handle)) { output += $0 }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Writes diagnostics in the chosen format to `handle` as they are rendered, part by part
@@ -68,7 +68,7 @@ struct CommonOptions: ParsableArguments {
 
     private func write(
         _ diagnostics: [Diagnostic], sources: [String: SourceFile], format: DiagnosticFormat, useColor: Bool,
-        to write: (String) -> Void
+        to write: ([UInt8]) -> Void
     ) {
         let options = RenderOptions(pathPrefix: pathPrefix, sources: sources, useColor: useColor)
         switch format {
@@ -204,18 +204,25 @@ enum Output {
     }
 
     static func write(_ text: String, to handle: FileHandle) {
-        guard !text.isEmpty else { return }
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(handle.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    fail(descriptor: handle.fileDescriptor, errno: errno)
-                }
-                offset += written
+        text.withUTF8 { write($0, to: handle) }
+    }
+
+    /// Writes UTF-8 that is already bytes (a report's parts) as it is.
+    static func write(_ bytes: [UInt8], to handle: FileHandle) {
+        bytes.withUnsafeBufferPointer { write($0, to: handle) }
+    }
+
+    private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to handle: FileHandle) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(handle.fileDescriptor, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                fail(descriptor: handle.fileDescriptor, errno: errno)
             }
+            offset += written
         }
     }
 

@@ -84,7 +84,7 @@ import Testing
     @Test func jsonWriterMatchesTheValueModel() {
         for diagnostic in Self.diagnostics {
             var writer = CanonicalJSONWriter(indent: 4)
-            JSONRenderer.write(diagnostic, options: Self.options, into: &writer)
+            JSONRenderer.write(diagnostic, files: ReportFiles([diagnostic], options: Self.options, forTerminal: false), into: &writer)
             var expected: [UInt8] = []
             ReportModel.value(for: diagnostic, options: Self.options).appendCanonical(to: &expected, indent: 4)
             #expect(String(decoding: writer.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))

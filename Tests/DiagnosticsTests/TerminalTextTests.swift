@@ -14,6 +14,19 @@ import Testing
             if TerminalText.containsHazard(text) != TerminalText.isHazard(scalar) { return }
         }
         #expect(!TerminalText.containsHazard("Stay with Premium — 50 % · 日本語 · العربية"))
+        // Printable ASCII passes eight bytes at a time: a hazard is found at every place of a word.
+        for hazard in ["\u{0}", "\t", "\u{1B}", "\u{7F}", "\u{85}", "\u{202E}", "\u{2066}", "\u{FEFF}", "\u{61C}"] {
+            for before in 0...17 {
+                for after in [0, 1, 7, 8, 9] {
+                    let text = String(repeating: "a", count: before) + hazard + String(repeating: "~", count: after)
+                    #expect(TerminalText.containsHazard(text), "\(before) before, \(after) after")
+                }
+            }
+        }
+        for value in UInt8(0)...UInt8(255) {
+            let word = UInt64(value) << 24 | 0x2020_2020_0020_7E7E
+            #expect(TerminalText.isPrintableASCII(word) == (value >= 0x20 && value < 0x7F), "byte \(value)")
+        }
         #expect(TerminalText.escaped("plain") == "plain")
     }
 
@@ -76,5 +89,27 @@ import Testing
         let output = HumanRenderer.render([diagnostic], options: RenderOptions(sources: ["messages/a.yaml": source]))
         #expect(output.contains(" 1 | header: " + String(repeating: "x", count: HumanRenderer.maxSnippetScalars - 8) + "…\n"))
         #expect(output.contains("   |         ^\n"))
+    }
+
+    /// The scalars whose widths are added up without grapheme breaking are each a grapheme
+    /// cluster of their own next to any of them (tested beside a letter and beside themselves,
+    /// before and after: a scalar that extends, prepends or pairs up fails one of these), and
+    /// take the cells `width(of:)` gives them.
+    @Test func scalarsMeasuredAloneAreClustersOfTheirOwn() {
+        var measured = 0
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), let width = TerminalWidth.ownClusterWidth(scalar) else { continue }
+            measured += 1
+            let alone = String(Character(scalar))
+            let ok = (alone + "a").count == 2 && ("a" + alone).count == 2 && (alone + alone).count == 2
+                && TerminalWidth.width(of: Character(scalar)) == width
+            #expect(ok, "U+\(String(value, radix: 16))")
+            if !ok { return }
+        }
+        #expect(measured > 30_000)
+        #expect(TerminalWidth.of("Stay with Premium".unicodeScalars) == 17)
+        #expect(TerminalWidth.of("日本語とعربي".unicodeScalars) == 12)
+        #expect(TerminalWidth.of("e\u{301}日\u{3099}".unicodeScalars) == 3)
+        #expect(TerminalWidth.of("👨\u{200D}👩\u{200D}👧 ok".unicodeScalars) == 5)
     }
 }

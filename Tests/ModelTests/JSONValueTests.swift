@@ -1,4 +1,4 @@
-import Model
+@testable import Model
 import Testing
 
 @Suite struct JSONValueTests {
@@ -29,6 +29,33 @@ import Testing
     @Test func escapesControlCharactersOnly() {
         let value = JSONValue.string("a\u{01}b\u{7F}\u{2028}é")
         #expect(value.canonicalText == "\"a\\u0001b\u{7F}\u{2028}é\"\n")
+    }
+
+    /// Strings are passed eight bytes at a time where none needs an escape: every character
+    /// that needs one is escaped wherever it falls in a word, next to ASCII and to multi-byte
+    /// UTF-8 alike.
+    @Test func escapesAtEveryPositionOfAWord() {
+        let escapes: [(Character, String)] = [
+            ("\"", "\\\""), ("\\", "\\\\"), ("\n", "\\n"), ("\u{0}", "\\u0000"), ("\u{1F}", "\\u001f"), ("\t", "\\t"),
+        ]
+        for filler in ["a", "é", "日", "\u{7F}", "\u{FF}"] {
+            for length in 0...20 {
+                for position in 0...length {
+                    for (character, escaped) in escapes {
+                        var text = String(repeating: filler, count: length)
+                        text.insert(character, at: text.index(text.startIndex, offsetBy: position))
+                        let expected = "\"" + String(repeating: filler, count: position) + escaped
+                            + String(repeating: filler, count: length - position) + "\"\n"
+                        #expect(JSONValue.string(text).canonicalText == expected, "\(filler) × \(length), at \(position)")
+                    }
+                }
+            }
+        }
+        for value in UInt8(0)...UInt8(255) {
+            let word = UInt64(value) << 40 | 0x4141_0041_4141_4141 & ~(0xFF << 40)
+            let needs = value < 0x20 || value == UInt8(ascii: "\"") || value == UInt8(ascii: "\\")
+            #expect(JSONValue.mayNeedEscape(word) == needs, "byte \(value)")
+        }
     }
 
     @Test func sortsKeysByUTF8Bytes() {

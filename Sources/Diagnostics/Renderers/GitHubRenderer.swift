@@ -10,19 +10,20 @@ import Model
 /// terminal: a workflow log acts on ANSI escapes too.
 public enum GitHubRenderer {
     public static func render(_ diagnostics: [Diagnostic], options: RenderOptions) -> String {
-        var output = ""
+        var output: [UInt8] = []
         write(diagnostics, options: options) { output += $0 }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The same text, handed to `write` in parts as it is made (`ReportText`).
-    public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
+    public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: ([UInt8]) -> Void) {
+        let files = ReportFiles(diagnostics, options: options, forTerminal: true)
         ReportText.write(count: diagnostics.count, to: write) { indices, output in
-            for index in indices { append(diagnostics[index], options: options, to: &output) }
+            for index in indices { append(diagnostics[index], files: files, to: &output) }
         }
     }
 
-    static func append(_ diagnostic: Diagnostic, options: RenderOptions, to output: inout ReportText) {
+    static func append(_ diagnostic: Diagnostic, files: ReportFiles, to output: inout ReportText) {
         output += "::"
         switch diagnostic.severity {
         case .error: output += "error"
@@ -31,7 +32,7 @@ public enum GitHubRenderer {
         }
         let location = diagnostic.location
         output += " file="
-        output += escapeProperty(options.terminalPath(location.path))
+        output += escapeProperty(files.path(location.file))
         func property(_ name: String, _ value: Int?) {
             guard let value else { return }
             output += ","
@@ -52,7 +53,7 @@ public enum GitHubRenderer {
             output += escapeData(TerminalText.escaped(note.message))
             if let noteLocation = note.location {
                 output += " ("
-                output += escapeData(options.terminalPath(noteLocation.path))
+                output += escapeData(files.path(noteLocation.file))
                 if let line = noteLocation.line {
                     output += ":"
                     output += String(line)

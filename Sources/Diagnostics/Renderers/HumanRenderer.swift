@@ -4,21 +4,22 @@ import Model
 /// source line with a gutter and a marker under the span, then notes and fix-its.
 public enum HumanRenderer {
     public static func render(_ diagnostics: [Diagnostic], options: RenderOptions) -> String {
-        var output = ""
+        var output: [UInt8] = []
         write(diagnostics, options: options) { output += $0 }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The same text, handed to `write` in parts as it is made (`ReportText`).
-    public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
+    public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: ([UInt8]) -> Void) {
         let style = Style(enabled: options.useColor)
+        let files = ReportFiles(diagnostics, options: options, forTerminal: true, snippets: true)
         ReportText.write(count: diagnostics.count, to: write) { indices, output in
-            for index in indices { append(diagnostics[index], options: options, style: style, to: &output) }
+            for index in indices { append(diagnostics[index], files: files, style: style, to: &output) }
         }
     }
 
-    private static func append(_ diagnostic: Diagnostic, options: RenderOptions, style: Style, to output: inout ReportText) {
-        style.append(.bold, to: &output) { position(diagnostic.location, options: options, to: &$0); $0 += ":" }
+    private static func append(_ diagnostic: Diagnostic, files: ReportFiles, style: Style, to output: inout ReportText) {
+        style.append(.bold, to: &output) { position(diagnostic.location, files: files, to: &$0); $0 += ":" }
         output += " "
         let label = diagnostic.severity.rawValue + ":"
         switch diagnostic.severity {
@@ -31,7 +32,7 @@ public enum HumanRenderer {
         output += " ["
         output += diagnostic.code
         output += "]\n"
-        snippet(for: diagnostic.location, options: options, style: style, to: &output)
+        snippet(for: diagnostic.location, files: files, style: style, to: &output)
         for note in diagnostic.notes {
             output += "  "
             style.append("= note:", .cyan, to: &output)
@@ -39,7 +40,7 @@ public enum HumanRenderer {
             output += TerminalText.escaped(note.message)
             if let location = note.location {
                 output += " ("
-                position(location, options: options, to: &output)
+                position(location, files: files, to: &output)
                 output += ")"
             }
             output += "\n"
@@ -53,8 +54,8 @@ public enum HumanRenderer {
         }
     }
 
-    private static func position(_ location: SourceLocation, options: RenderOptions, to output: inout ReportText) {
-        output += options.terminalPath(location.path)
+    private static func position(_ location: SourceLocation, files: ReportFiles, to output: inout ReportText) {
+        output += files.path(location.file)
         if let line = location.line {
             output += ":"
             output += String(line)
@@ -70,8 +71,8 @@ public enum HumanRenderer {
     /// `…` where it was cut.
     static let maxSnippetScalars = 160
 
-    private static func snippet(for location: SourceLocation, options: RenderOptions, style: Style, to output: inout ReportText) {
-        guard let lineNumber = location.line, let source = options.sources[location.path],
+    private static func snippet(for location: SourceLocation, files: ReportFiles, style: Style, to output: inout ReportText) {
+        guard let lineNumber = location.line, let source = files.source(location.file),
               let rawLine = source.line(lineNumber) else { return }
         let shownLine = TerminalText.placeholders(rawLine)
         // Scalars counted from UTF-8 (those that are not continuation bytes): nearly every
@@ -96,7 +97,7 @@ public enum HumanRenderer {
         }
         let gutter = String(lineNumber)
         output += " "
-        appendSpaces(gutter.utf8.count, to: &output)
+        output.appendSpaces(gutter.utf8.count)
         output += " "
         style.append("|", .blue, to: &output)
         output += "\n "
@@ -124,33 +125,16 @@ public enum HumanRenderer {
             marked = TerminalWidth.of(cut[(start - lower)..<(min(end, upper) - lower)])
         }
         output += " "
-        appendSpaces(gutter.utf8.count, to: &output)
+        output.appendSpaces(gutter.utf8.count)
         output += " "
         style.append("|", .blue, to: &output)
         output += " "
-        appendSpaces(before, to: &output)
+        output.appendSpaces(before)
         style.append(.green, to: &output) { output in
             output += "^"
-            append(marked - 1, of: tildes, to: &output)
+            output.appendTildes(marked - 1)
         }
         output += "\n"
-    }
-
-    private static func appendSpaces(_ count: Int, to output: inout ReportText) {
-        append(count, of: spaces, to: &output)
-    }
-
-    private static let spaces = String(repeating: " ", count: 64)
-    private static let tildes = String(repeating: "~", count: 64)
-
-    /// `count` copies of the ASCII character `run` (64 of it) is made of, a slice of it at a time.
-    private static func append(_ count: Int, of run: String, to output: inout ReportText) {
-        var remaining = count
-        while remaining > 0 {
-            let length = min(remaining, run.utf8.count)
-            output += run[..<run.utf8.index(run.startIndex, offsetBy: length)]
-            remaining -= length
-        }
     }
 
     struct Style {
@@ -178,10 +162,44 @@ public enum HumanRenderer {
 
 /// How many terminal cells text takes: grapheme clusters, two cells for East Asian wide ones.
 enum TerminalWidth {
-    static func of<S: Sequence>(_ scalars: S) -> Int where S.Element == Unicode.Scalar {
-        // Printable ASCII, most of most snippets, takes a cell a scalar: no grapheme breaking
-        // and no Unicode property lookups.
-        if scalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) { return scalars.reduce(0) { count, _ in count + 1 } }
+    static func of<C: Collection>(_ scalars: C) -> Int where C.Element == Unicode.Scalar {
+        // Printable ASCII and the letters of the scripts most snippets are in: each such scalar
+        // is a grapheme cluster of its own, whatever such scalars stand beside it, so their
+        // widths add up without grapheme breaking or Unicode property lookups (which took most
+        // of the human report's time on a tree with 20,000 stale translations).
+        var total = 0
+        for scalar in scalars {
+            guard let width = ownClusterWidth(scalar) else { return clusterWidth(of: scalars) }
+            total += width
+        }
+        return total
+    }
+
+    /// The cells of `scalar` when it is a grapheme cluster of its own beside any scalar this
+    /// also answers for (Unicode's grapheme break property Other, neither an emoji nor a
+    /// control): nil for the rest, marks, joiners and Hangul jamo among them. A test holds each
+    /// range to what grapheme breaking and `width(of:)` make of it.
+    static func ownClusterWidth(_ scalar: Unicode.Scalar) -> Int? {
+        switch scalar.value {
+        case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF,  // ASCII, Latin-1 and Latin Extended (not the soft hyphen)
+             0x370...0x377, 0x37A...0x37F, 0x384...0x38A, 0x38C, 0x38E...0x3A1, 0x3A3...0x3FF,  // Greek
+             0x400...0x482, 0x48A...0x52F,  // Cyrillic, without its combining marks
+             0x5D0...0x5EA,  // Hebrew letters
+             0x620...0x64A, 0x660...0x66F, 0x671...0x6D5,  // Arabic letters and digits
+             0xE01...0xE30, 0xE32, 0xE3F...0xE46:  // Thai consonants and the vowels that stand alone
+            return 1
+        case 0x3000...0x3029, 0x3030...0x303E, 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FF,  // CJK punctuation, kana
+             0x4E00...0x9FFF,  // CJK ideographs
+             0xAC00...0xD7A3,  // Hangul syllables
+             0xFF01...0xFF60:  // fullwidth forms
+            return 2
+        default:
+            return nil
+        }
+    }
+
+    /// The cells of each grapheme cluster, added up.
+    static func clusterWidth<C: Collection>(of scalars: C) -> Int where C.Element == Unicode.Scalar {
         var text = String.UnicodeScalarView()
         text.append(contentsOf: scalars)
         return String(text).reduce(0) { $0 + width(of: $1) }

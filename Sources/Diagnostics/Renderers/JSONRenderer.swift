@@ -15,21 +15,22 @@ public enum JSONRenderer {
     public static let schemaVersion = 1
 
     public static func render(_ diagnostics: [Diagnostic], options: RenderOptions) -> String {
-        var output = ""
+        var output: [UInt8] = []
         write(diagnostics, options: options) { output += $0 }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The same text, handed to `write` in parts as it is made (`ReportText`): the canonical
     /// JSON of the whole report (its keys sorted, so `diagnostics` comes first), each diagnostic
     /// written as the element of the array it is.
-    public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: (String) -> Void) {
-        write(diagnostics.isEmpty ? "{\n  \"diagnostics\": [],\n" : "{\n  \"diagnostics\": [\n")
+    public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: ([UInt8]) -> Void) {
+        write(Array((diagnostics.isEmpty ? "{\n  \"diagnostics\": [],\n" : "{\n  \"diagnostics\": [\n").utf8))
+        let files = ReportFiles(diagnostics, options: options, forTerminal: false)
         ReportText.write(count: diagnostics.count, to: write) { indices, output in
             var writer = CanonicalJSONWriter(indent: 4)
             for index in indices {
                 output += "    "
-                Self.write(diagnostics[index], options: options, into: &writer)
+                Self.write(diagnostics[index], files: files, into: &writer)
                 output.append(movingFrom: &writer)
                 output += index == diagnostics.count - 1 ? "\n  ],\n" : ",\n"
             }
@@ -37,16 +38,16 @@ public enum JSONRenderer {
         let summary: JSONValue = [
             "errors": .integer(diagnostics.errorCount),
             "warnings": .integer(diagnostics.warningCount),
-            "files": .integer(Set(diagnostics.map(\.location.path)).count),
+            "files": .integer(diagnostics.fileCount),
         ]
         var tail = Array("  \"schemaVersion\": \(schemaVersion),\n  \"summary\": ".utf8)
         summary.appendCanonical(to: &tail, indent: 2)
         tail += "\n}\n".utf8
-        write(String(decoding: tail, as: UTF8.self))
+        write(tail)
     }
 
     /// One diagnostic, its members named in sorted order (the shape in the type's comment).
-    static func write(_ diagnostic: Diagnostic, options: RenderOptions, into writer: inout CanonicalJSONWriter) {
+    static func write(_ diagnostic: Diagnostic, files: ReportFiles, into writer: inout CanonicalJSONWriter) {
         let location = diagnostic.location
         writer.openObject()
         writer.member("code", diagnostic.code)
@@ -65,7 +66,7 @@ public enum JSONRenderer {
                     for edit in fixIt.edits {
                         writer.element()
                         writer.openObject()
-                        writeLocation(edit.location, options: options, into: &writer, with: "replacement", edit.replacement)
+                        writeLocation(edit.location, files: files, into: &writer, with: "replacement", edit.replacement)
                         writer.closeObject()
                     }
                     writer.closeArray()
@@ -84,7 +85,7 @@ public enum JSONRenderer {
                 writer.element()
                 writer.openObject()
                 if let noteLocation = note.location {
-                    writeLocation(noteLocation, options: options, into: &writer, with: "message", note.message)
+                    writeLocation(noteLocation, files: files, into: &writer, with: "message", note.message)
                 } else {
                     writer.member("message", note.message)
                 }
@@ -92,7 +93,7 @@ public enum JSONRenderer {
             }
             writer.closeArray()
         }
-        writer.member("path", options.displayPath(location.path))
+        writer.member("path", files.path(location.file))
         writer.member("severity", diagnostic.severity.rawValue)
         if let subject = diagnostic.subject {
             writer.key("subject")
@@ -107,14 +108,14 @@ public enum JSONRenderer {
 
     /// A location's members and one more, `key`, each in its sorted place.
     private static func writeLocation(
-        _ location: SourceLocation, options: RenderOptions, into writer: inout CanonicalJSONWriter, with key: String, _ value: String
+        _ location: SourceLocation, files: ReportFiles, into writer: inout CanonicalJSONWriter, with key: String, _ value: String
     ) {
         writer.member("column", location.column)
         writer.member("endColumn", location.endColumn)
         writer.member("endLine", location.endLine)
         writer.member("line", location.line)
         if key < "path" { writer.member(key, value) }  // both ASCII: String order is byte order
-        writer.member("path", options.displayPath(location.path))
+        writer.member("path", files.path(location.file))
         if key > "path" { writer.member(key, value) }
     }
 }

@@ -1,7 +1,9 @@
 import Model
 
-/// A report as a renderer writes it: UTF-8 bytes, appended to piece by piece and handed on as
-/// text a part at a time (`write(count:to:part:)`). Every renderer writes through one.
+/// A report as a renderer writes it: UTF-8 bytes, appended to piece by piece and handed on a
+/// part at a time (`write(count:to:part:)`). Every renderer writes through one. The bytes go
+/// out as they are: they were made from strings, so they are whole characters of valid UTF-8,
+/// and making a `String` of each part checked them all again on the way to a file descriptor.
 ///
 /// Appending a piece copies its bytes. Appending it to a `String` cost about 380 instructions
 /// more each time, in the string's own bookkeeping: most of the human renderer's time on a
@@ -9,12 +11,36 @@ import Model
 struct ReportText {
     private var bytes: [UInt8] = []
 
+    // Through `withUTF8`: a string's contiguous bytes are copied at once, where appending its
+    // `utf8` view went through the generic sequence path (about 170 instructions for a piece
+    // of a few bytes, and a report is made of a few dozen pieces a finding).
     static func += (text: inout ReportText, piece: String) {
-        text.bytes.append(contentsOf: piece.utf8)
+        var piece = piece
+        piece.withUTF8 { text.bytes.append(contentsOf: $0) }
     }
 
     static func += (text: inout ReportText, piece: Substring) {
         text.bytes.append(contentsOf: piece.utf8)
+    }
+
+    /// Appends `count` spaces (none when `count` is not positive).
+    mutating func appendSpaces(_ count: Int) { append(count, from: Self.spaces) }
+
+    /// Appends `count` tildes, a marker's tail (none when `count` is not positive).
+    mutating func appendTildes(_ count: Int) { append(count, from: Self.tildes) }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+    private static let tildes = [UInt8](repeating: UInt8(ascii: "~"), count: 64)
+
+    /// `count` bytes of `run`, one byte repeated, a slice at a time: copied at once, where a
+    /// `repeatElement` sequence is appended byte by byte.
+    private mutating func append(_ count: Int, from run: [UInt8]) {
+        var remaining = count
+        while remaining > 0 {
+            let length = min(remaining, run.count)
+            bytes.append(contentsOf: run[..<length])
+            remaining -= length
+        }
     }
 
     /// Appends what `writer` has written so far, which it then forgets.
@@ -24,12 +50,8 @@ struct ReportText {
 
     var isEmpty: Bool { bytes.isEmpty }
 
-    /// The text written so far, which is then emptied. The pieces are whole strings, so the
-    /// bytes are whole characters.
-    mutating func take() -> String {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    /// The bytes written so far: whole characters, the pieces being whole strings.
+    var utf8: [UInt8] { bytes }
 }
 
 extension ReportText {
@@ -47,20 +69,20 @@ extension ReportText {
     /// as one made in a single loop. Rendering is the last thing a command does after its rules
     /// have run on every core; at 20,000 findings it took a quarter of the run on one.
     static func write(
-        count: Int, to write: (String) -> Void, part: @Sendable (_ indices: Range<Int>, _ text: inout ReportText) -> Void
+        count: Int, to write: ([UInt8]) -> Void, part: @Sendable (_ indices: Range<Int>, _ text: inout ReportText) -> Void
     ) {
         let parts = stride(from: 0, to: count, by: partSize).map { $0..<min($0 + partSize, count) }
         guard parts.count > 1 else {
             var text = ReportText()
             part(0..<count, &text)
-            if !text.isEmpty { write(text.take()) }
+            if !text.isEmpty { write(text.utf8) }
             return
         }
         for first in stride(from: 0, to: parts.count, by: partsAtOnce) {
             let texts = Array(parts[first..<min(first + partsAtOnce, parts.count)]).concurrentMap { indices in
                 var text = ReportText()
                 part(indices, &text)
-                return text.take()
+                return text.utf8
             }
             for text in texts where !text.isEmpty { write(text) }
         }

@@ -17,9 +17,9 @@ public enum SARIFRenderer {
     public static func render(
         _ diagnostics: [Diagnostic], options: RenderOptions, toolVersion: String, rules: [RuleInfo]
     ) -> String {
-        var output = ""
+        var output: [UInt8] = []
         write(diagnostics, options: options, toolVersion: toolVersion, rules: rules) { output += $0 }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The same text, handed to `write` in parts as it is made (`ReportText`): the canonical JSON
@@ -27,14 +27,14 @@ public enum SARIFRenderer {
     /// written as the element of the array it is.
     public static func write(
         _ diagnostics: [Diagnostic], options: RenderOptions, toolVersion: String, rules: [RuleInfo],
-        to write: (String) -> Void
+        to write: ([UInt8]) -> Void
     ) {
         let ruleIndex = Dictionary(rules.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { _, last in last })
         var head = Array("{\n  \"$schema\": ".utf8)
         JSONValue.string(schemaURI).appendCanonical(to: &head, indent: 2)
         head += ",\n  \"runs\": [\n    {\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": ".utf8
         head += (diagnostics.isEmpty ? "[],\n" : "[\n").utf8
-        write(String(decoding: head, as: UTF8.self))
+        write(head)
         ReportText.write(count: diagnostics.count, to: write) { indices, output in
             var writer = CanonicalJSONWriter(indent: 8)
             for index in indices {
@@ -54,7 +54,7 @@ public enum SARIFRenderer {
         tail += "\n    }\n  ],\n  \"version\": ".utf8
         JSONValue.string(version).appendCanonical(to: &tail, indent: 2)
         tail += "\n}\n".utf8
-        write(String(decoding: tail, as: UTF8.self))
+        write(tail)
     }
 
     static func level(_ severity: Severity) -> JSONValue {
