@@ -154,9 +154,9 @@ extension Located where Value == String {
     public func location(atScalarOffset scalarOffset: Int, length: Int = 1) -> SourceLocation {
         guard let line = location.line, let column = location.column else { return location }
         switch style {
-        case .plain where !value.utf8.contains(UInt8(ascii: "\n")):
+        case .plain where !value.hasLineFeed:
             return location.moved(line: line, column: column + scalarOffset).spanning(scalars: length)
-        case .quoted(hasEscapes: false) where !value.utf8.contains(UInt8(ascii: "\n")):
+        case .quoted(hasEscapes: false) where !value.hasLineFeed:
             return location.moved(line: line, column: column + 1 + scalarOffset).spanning(scalars: length)
         case .mapped(let columns):
             let start = columns.columnOffset(atScalar: scalarOffset)
@@ -169,9 +169,23 @@ extension Located where Value == String {
 
     /// The location covering the whole value, when it sits on one line.
     public var valueSpan: SourceLocation {
-        // Scalars counted from the UTF-8 bytes that start one: the same count, without
-        // decoding.
-        location(atScalarOffset: 0, length: value.utf8.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) })
+        location(atScalarOffset: 0, length: value.unicodeScalarCount)
+    }
+}
+
+extension String {
+    /// How many Unicode scalars the text has, counted from the UTF-8 bytes that start one: the
+    /// same count as `unicodeScalars.count`, in one pass over contiguous bytes without decoding.
+    /// Every finding's span and every snippet asks it.
+    public var unicodeScalarCount: Int {
+        var text = self
+        return text.withUTF8 { bytes in bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+    }
+
+    /// Whether the text has a line feed, looked for in its contiguous UTF-8.
+    var hasLineFeed: Bool {
+        var text = self
+        return text.withUTF8 { $0.contains(UInt8(ascii: "\n")) }
     }
 }
 

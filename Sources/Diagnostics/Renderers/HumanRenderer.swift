@@ -75,9 +75,9 @@ public enum HumanRenderer {
         guard let lineNumber = location.line, let source = files.source(location.file),
               let rawLine = source.line(lineNumber) else { return }
         let shownLine = TerminalText.placeholders(rawLine)
-        // Scalars counted from UTF-8 (those that are not continuation bytes): nearly every
-        // line is shown whole, and is then walked only up to the end of its marker.
-        let scalarCount = shownLine.utf8.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        // Scalars counted from UTF-8: nearly every line is shown whole, and is then walked only
+        // up to the end of its marker.
+        let scalarCount = shownLine.unicodeScalarCount
         let isWhole = scalarCount <= maxSnippetScalars
         let lower: Int
         let upper: Int
@@ -117,9 +117,11 @@ public enum HumanRenderer {
         let before: Int
         let marked: Int
         if isWhole {
-            let scalars = shownLine.unicodeScalars
-            before = TerminalWidth.of(scalars.prefix(start))
-            marked = TerminalWidth.of(scalars.dropFirst(start).prefix(max(0, min(end, upper) - start)))
+            // The scalars up to the marker's end, decoded once into an array: walking a
+            // string's scalars checks each index, which cost more than measuring them.
+            let scalars = Array(shownLine.unicodeScalars.prefix(max(start, min(end, upper))))
+            before = TerminalWidth.of(scalars[0..<start])
+            marked = TerminalWidth.of(scalars[start..<max(start, min(end, upper))])
         } else {
             before = (lower > 0 ? 1 : 0) + TerminalWidth.of(cut[0..<(start - lower)])
             marked = TerminalWidth.of(cut[(start - lower)..<(min(end, upper) - lower)])
