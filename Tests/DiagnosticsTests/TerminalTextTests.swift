@@ -111,5 +111,14 @@ import Testing
         #expect(TerminalWidth.of("日本語とعربي".unicodeScalars) == 12)
         #expect(TerminalWidth.of("e\u{301}日\u{3099}".unicodeScalars) == 3)
         #expect(TerminalWidth.of("👨\u{200D}👩\u{200D}👧 ok".unicodeScalars) == 5)
+        // Read from UTF-8, a range of a line's scalars measures what the same scalars do.
+        for text in ["", "<source>Stay</source>", "Grüße, 日本語とعربي", "e\u{301}x 👨\u{200D}👩 \u{1F600}", "ก\u{E31}บ한\u{11A8}"] {
+            let scalars = Array(text.unicodeScalars)
+            for lower in 0...scalars.count {
+                for upper in lower...scalars.count {
+                    #expect(TerminalWidth.of(text, scalars: lower..<upper) == TerminalWidth.of(scalars[lower..<upper]), "\(text) \(lower)..<\(upper)")
+                }
+            }
+        }
     }
 }

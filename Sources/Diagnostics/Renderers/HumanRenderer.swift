@@ -117,11 +117,8 @@ public enum HumanRenderer {
         let before: Int
         let marked: Int
         if isWhole {
-            // The scalars up to the marker's end, decoded once into an array: walking a
-            // string's scalars checks each index, which cost more than measuring them.
-            let scalars = Array(shownLine.unicodeScalars.prefix(max(start, min(end, upper))))
-            before = TerminalWidth.of(scalars[0..<start])
-            marked = TerminalWidth.of(scalars[start..<max(start, min(end, upper))])
+            before = TerminalWidth.of(shownLine, scalars: 0..<start)
+            marked = TerminalWidth.of(shownLine, scalars: start..<max(start, min(end, upper)))
         } else {
             before = (lower > 0 ? 1 : 0) + TerminalWidth.of(cut[0..<(start - lower)])
             marked = TerminalWidth.of(cut[(start - lower)..<(min(end, upper) - lower)])
@@ -175,6 +172,34 @@ enum TerminalWidth {
             total += width
         }
         return total
+    }
+
+    /// The cells of the scalars at offsets `range` of `text`: `of(_:)` read straight from the
+    /// text's UTF-8, where walking a string's scalars checked each index and cost more than
+    /// measuring them.
+    static func of(_ text: String, scalars range: Range<Int>) -> Int {
+        var text = text
+        let measured: Int? = text.withUTF8 { bytes in
+            var index = 0
+            var offset = 0
+            var total = 0
+            while index < bytes.count, offset < range.upperBound {
+                // A String's UTF-8 is valid: the lead byte says how long the scalar is.
+                let lead = bytes[index]
+                let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                guard index + length <= bytes.count else { return nil }
+                if offset >= range.lowerBound {
+                    var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0x7F >> length)
+                    for continuation in bytes[(index + 1)..<(index + length)] { value = value << 6 | UInt32(continuation & 0x3F) }
+                    guard let scalar = Unicode.Scalar(value), let width = ownClusterWidth(scalar) else { return nil }
+                    total += width
+                }
+                index += length
+                offset += 1
+            }
+            return total
+        }
+        return measured ?? clusterWidth(of: text.unicodeScalars.dropFirst(range.lowerBound).prefix(range.count))
     }
 
     /// The cells of `scalar` when it is a grapheme cluster of its own beside any scalar this
