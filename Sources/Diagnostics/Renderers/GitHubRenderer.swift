@@ -32,7 +32,7 @@ public enum GitHubRenderer {
         }
         let location = diagnostic.location
         output += " file="
-        output += escapeProperty(files.path(location.file))
+        output.append(files.path(location.file), escaping: propertyEscape)
         func property(_ name: String, _ value: Int?) {
             guard let value else { return }
             output += ","
@@ -45,15 +45,15 @@ public enum GitHubRenderer {
         property("endLine", location.endLine)
         property("endColumn", location.endColumn)
         output += ",title="
-        output += escapeProperty(diagnostic.code)
+        output.append(diagnostic.code, escaping: propertyEscape)
         output += "::"
-        output += escapeData(TerminalText.escaped(diagnostic.message))
+        output.append(TerminalText.escaped(diagnostic.message), escaping: dataEscape)
         for note in diagnostic.notes {
             output += "%0Anote: "
-            output += escapeData(TerminalText.escaped(note.message))
+            output.append(TerminalText.escaped(note.message), escaping: dataEscape)
             if let noteLocation = note.location {
                 output += " ("
-                output += escapeData(files.path(noteLocation.file))
+                output.append(files.path(noteLocation.file), escaping: dataEscape)
                 if let line = noteLocation.line {
                     output += ":"
                     output += String(line)
@@ -67,46 +67,40 @@ public enum GitHubRenderer {
         }
         for fixIt in diagnostic.fixIts {
             output += "%0Afix: "
-            output += escapeData(TerminalText.escaped(fixIt.message))
+            output.append(TerminalText.escaped(fixIt.message), escaping: dataEscape)
         }
         output += "\n"
     }
 
+    /// A workflow command's data: `%`, CR and LF escaped.
     static func escapeData(_ text: String) -> String {
-        escaped(text) { byte in
-            switch byte {
-            case UInt8(ascii: "%"): "%25"
-            case 0x0D: "%0D"
-            case 0x0A: "%0A"
-            default: nil
-            }
-        }
+        var output = ReportText()
+        output.append(text, escaping: dataEscape)
+        return String(decoding: output.utf8, as: UTF8.self)
     }
 
+    /// A workflow command's property value: the data escapes, and `:` and `,`.
     static func escapeProperty(_ text: String) -> String {
-        escaped(escapeData(text)) { byte in
-            switch byte {
-            case UInt8(ascii: ":"): "%3A"
-            case UInt8(ascii: ","): "%2C"
-            default: nil
-            }
+        var output = ReportText()
+        output.append(text, escaping: propertyEscape)
+        return String(decoding: output.utf8, as: UTF8.self)
+    }
+
+    private static func dataEscape(_ byte: UInt8) -> StaticString? {
+        switch byte {
+        case UInt8(ascii: "%"): "%25"
+        case 0x0D: "%0D"
+        case 0x0A: "%0A"
+        default: nil
         }
     }
 
-    /// `text` with each byte that `replacement` has a replacement for replaced, built as bytes
-    /// (every escaped byte is ASCII, so no scalar is split); text with nothing to replace,
-    /// most messages without notes, is returned as it is.
-    private static func escaped(_ text: String, _ replacement: (UInt8) -> StaticString?) -> String {
-        guard text.utf8.contains(where: { replacement($0) != nil }) else { return text }
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count + 16)
-        for byte in text.utf8 {
-            if let escape = replacement(byte) {
-                output.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
-            } else {
-                output.append(byte)
-            }
+    // The data escapes and two more in one pass: the data escapes write no `:` or `,`.
+    private static func propertyEscape(_ byte: UInt8) -> StaticString? {
+        switch byte {
+        case UInt8(ascii: ":"): "%3A"
+        case UInt8(ascii: ","): "%2C"
+        default: dataEscape(byte)
         }
-        return String(decoding: output, as: UTF8.self)
     }
 }

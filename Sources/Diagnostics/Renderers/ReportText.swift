@@ -23,6 +23,24 @@ struct ReportText {
         text.bytes.append(contentsOf: piece.utf8)
     }
 
+    /// Appends `text` with each byte `replacement` has a replacement for written as that
+    /// replacement, the runs between them copied at once. Only ASCII bytes may be replaced (a
+    /// byte of a longer character never is), so the bytes stay whole characters; a renderer's
+    /// escapes write into the report this way rather than through a string of their own.
+    mutating func append(_ text: String, escaping replacement: (UInt8) -> StaticString?) {
+        var text = text
+        text.withUTF8 { source in
+            var runStart = 0
+            for index in source.indices where source[index] < 0x80 {
+                guard let escape = replacement(source[index]) else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<index]))
+                bytes.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                runStart = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart...]))
+        }
+    }
+
     /// Appends `count` spaces (none when `count` is not positive).
     mutating func appendSpaces(_ count: Int) { append(count, from: Self.spaces) }
 
