@@ -164,10 +164,18 @@ public struct CanonicalJSONWriter {
         indent += 2
     }
 
-    /// Starts the member `key`; keys must come in UTF-8 byte order.
-    public mutating func key(_ key: String) {
+    /// Starts the member `key`; keys must come in UTF-8 byte order. Keys are names written in
+    /// the renderers' code: their bytes are copied as they are, unless one needs an escape.
+    public mutating func key(_ key: StaticString) {
         separate()
-        JSONValue.writeString(key, into: &bytes)
+        let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        if name.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: name)
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            JSONValue.writeString(String(decoding: name, as: UTF8.self), into: &bytes)
+        }
         bytes.append(UInt8(ascii: ":"))
         bytes.append(UInt8(ascii: " "))
     }
@@ -192,14 +200,30 @@ public struct CanonicalJSONWriter {
 
     public mutating func string(_ value: String) { JSONValue.writeString(value, into: &bytes) }
 
-    public mutating func integer(_ value: Int) { bytes += String(value).utf8 }
+    /// `value` in decimal, its digits written in place (a report writes four numbers a finding).
+    public mutating func integer(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            digits += 1
+        }
+        let first = bytes.count
+        for _ in 0..<digits { bytes.append(UInt8(ascii: "0")) }
+        magnitude = value.magnitude
+        for index in stride(from: first + digits - 1, through: first, by: -1) {
+            bytes[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        }
+    }
 
-    public mutating func member(_ key: String, _ value: String) {
+    public mutating func member(_ key: StaticString, _ value: String) {
         self.key(key)
         string(value)
     }
 
-    public mutating func member(_ key: String, _ value: Int?) {
+    public mutating func member(_ key: StaticString, _ value: Int?) {
         guard let value else { return }
         self.key(key)
         integer(value)

@@ -58,6 +58,20 @@ import Testing
         }
     }
 
+    /// The streaming writer writes numbers' digits itself and copies keys as written: the same
+    /// bytes as the value model.
+    @Test func writerNumbersAndKeysMatchTheValueModel() {
+        for number in [0, 7, 10, 99, 100, 12_345, -1, -10, Int.max, Int.min] {
+            var writer = CanonicalJSONWriter()
+            writer.openObject()
+            writer.member("a\"b", number)
+            writer.member("n", number)
+            writer.closeObject()
+            let expected: JSONValue = ["a\"b": .integer(number), "n": .integer(number)]
+            #expect(writer.bytes + [0x0A] == expected.canonicalBytes, "\(number)")
+        }
+    }
+
     @Test func sortsKeysByUTF8Bytes() {
         let value: JSONValue = ["é": 1, "z": 2, "Z": 3]
         #expect(value.canonicalText == "{\n  \"Z\": 3,\n  \"z\": 2,\n  \"é\": 1\n}\n")

@@ -108,14 +108,15 @@ public enum JSONRenderer {
 
     /// A location's members and one more, `key`, each in its sorted place.
     private static func writeLocation(
-        _ location: SourceLocation, files: ReportFiles, into writer: inout CanonicalJSONWriter, with key: String, _ value: String
+        _ location: SourceLocation, files: ReportFiles, into writer: inout CanonicalJSONWriter, with key: StaticString, _ value: String
     ) {
         writer.member("column", location.column)
         writer.member("endColumn", location.endColumn)
         writer.member("endLine", location.endLine)
         writer.member("line", location.line)
-        if key < "path" { writer.member(key, value) }  // both ASCII: String order is byte order
+        let name = key.description  // ASCII, as "path": String order is byte order
+        if name < "path" { writer.member(key, value) }
         writer.member("path", files.path(location.file))
-        if key > "path" { writer.member(key, value) }
+        if name > "path" { writer.member(key, value) }
     }
 }
