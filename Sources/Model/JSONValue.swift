@@ -168,13 +168,15 @@ public struct CanonicalJSONWriter {
     /// the renderers' code: their bytes are copied as they are, unless one needs an escape.
     public mutating func key(_ key: StaticString) {
         separate()
-        let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        if name.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: name)
-            bytes.append(UInt8(ascii: "\""))
-        } else {
-            JSONValue.writeString(String(decoding: name, as: UTF8.self), into: &bytes)
+        // `withUTF8Buffer`, not `utf8Start`: a one-character literal may be kept as a scalar.
+        key.withUTF8Buffer { name in
+            if name.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: name)
+                bytes.append(UInt8(ascii: "\""))
+            } else {
+                JSONValue.writeString(String(decoding: name, as: UTF8.self), into: &bytes)
+            }
         }
         bytes.append(UInt8(ascii: ":"))
         bytes.append(UInt8(ascii: " "))

@@ -66,8 +66,9 @@ import Testing
             writer.openObject()
             writer.member("a\"b", number)
             writer.member("n", number)
+            writer.member("\u{E9}", number)  // one scalar, two bytes
             writer.closeObject()
-            let expected: JSONValue = ["a\"b": .integer(number), "n": .integer(number)]
+            let expected: JSONValue = ["a\"b": .integer(number), "n": .integer(number), "\u{E9}": .integer(number)]
             #expect(writer.bytes + [0x0A] == expected.canonicalBytes, "\(number)")
         }
     }

@@ -34,7 +34,7 @@ struct ReportText {
             for index in source.indices where source[index] < 0x80 {
                 guard let escape = replacement(source[index]) else { continue }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<index]))
-                bytes.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                escape.withUTF8Buffer { bytes.append(contentsOf: $0) }
                 runStart = index + 1
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart...]))
