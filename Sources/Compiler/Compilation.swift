@@ -98,13 +98,7 @@ public struct Compilation: Sendable {
     public func snippetSources(root: URL) -> [String: SourceFile] {
         var sources = catalog.sourceFiles
         let tree = ContentTree(root: root)
-        // Files as numbers (`SourcePath`) first: 20,000 findings name a few dozen files.
-        var files = Set<SourcePath>()
-        for diagnostic in diagnostics {
-            files.insert(diagnostic.location.file)
-            for note in diagnostic.notes { if let file = note.location?.file { files.insert(file) } }
-        }
-        for path in files.map(\.string).sorted() where sources[path] == nil && !path.hasPrefix("images/") {
+        for path in diagnostics.files().map(\.string).sorted() where sources[path] == nil && !path.hasPrefix("images/") {
             if let file = tree.sourceFile(at: path) { sources[path] = file }
         }
         return sources

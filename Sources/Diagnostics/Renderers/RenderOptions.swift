@@ -53,13 +53,7 @@ struct ReportFiles: Sendable {
     init(_ diagnostics: [Diagnostic], options: RenderOptions, forTerminal: Bool, snippets: Bool = false) {
         self.options = options
         self.forTerminal = forTerminal
-        var files = Set<SourcePath>()
-        for diagnostic in diagnostics {
-            files.insert(diagnostic.location.file)
-            for note in diagnostic.notes { if let location = note.location { files.insert(location.file) } }
-            for fixIt in diagnostic.fixIts { for edit in fixIt.edits { files.insert(edit.location.file) } }
-        }
-        for file in files {
+        for file in diagnostics.files(includingEdits: true) {
             shownPaths[file] = Self.shownPath(file.string, options: options, forTerminal: forTerminal)
             if snippets, let source = options.sources[file.string] { sourceFiles[file] = source }
         }
