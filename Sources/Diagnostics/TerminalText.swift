@@ -33,7 +33,7 @@ public enum TerminalText {
             var index = 0
             while index < bytes.count {
                 if index + 8 <= bytes.count,
-                   isPrintableASCII(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                   UTF8Bytes.isPrintableASCII(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
                     index += 8
                     continue
                 }
@@ -58,19 +58,6 @@ public enum TerminalText {
             }
             return false
         }
-    }
-
-    /// Whether each of the eight bytes of `word` is printable ASCII (0x20–0x7E): none has its
-    /// high bit set, none is below 0x20 and none is 0x7F (the classic byte-wise tests for a byte
-    /// below n and for a zero byte, exact as to whether there is one).
-    static func isPrintableASCII(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let hasHighBit = word & highBits != 0
-        let hasControl = (word &- ones &* 0x20) & ~word & highBits != 0
-        let delete = word ^ (ones &* 0x7F)
-        let hasDelete = (delete &- ones) & ~delete & highBits != 0
-        return !(hasHighBit || hasControl || hasDelete)
     }
 
     /// A source line with each such character replaced by one visible U+FFFD, and tabs by a

@@ -44,24 +44,24 @@ public indirect enum JSONValue: Hashable, Sendable {
             guard !values.isEmpty else { output += "[]".utf8; return }
             output += "[\n".utf8
             for (index, value) in values.enumerated() {
-                output += repeatElement(UInt8(ascii: " "), count: indent + 2)
+                output.append(repeating: UInt8(ascii: " "), count: indent + 2)
                 value.write(into: &output, indent: indent + 2)
                 output += (index == values.count - 1 ? "\n" : ",\n").utf8
             }
-            output += repeatElement(UInt8(ascii: " "), count: indent)
+            output.append(repeating: UInt8(ascii: " "), count: indent)
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             guard !members.isEmpty else { output += "{}".utf8; return }
             output += "{\n".utf8
             let sorted = members.sorted { Self.utf8Precedes($0.key, $1.key) }
             for (index, member) in sorted.enumerated() {
-                output += repeatElement(UInt8(ascii: " "), count: indent + 2)
+                output.append(repeating: UInt8(ascii: " "), count: indent + 2)
                 Self.writeString(member.key, into: &output)
                 output += ": ".utf8
                 member.value.write(into: &output, indent: indent + 2)
                 output += (index == sorted.count - 1 ? "\n" : ",\n").utf8
             }
-            output += repeatElement(UInt8(ascii: " "), count: indent)
+            output.append(repeating: UInt8(ascii: " "), count: indent)
             output.append(UInt8(ascii: "}"))
         }
     }
@@ -244,19 +244,11 @@ public struct CanonicalJSONWriter {
         newline()
     }
 
-    /// A line break and the indentation, copied from one run of spaces: appending a
-    /// `repeatElement` went byte by byte, and a report writes a few dozen of these a finding.
+    /// A line break and the indentation.
     private mutating func newline() {
         bytes.append(0x0A)
-        var remaining = indent
-        while remaining > 0 {
-            let length = min(remaining, Self.spaces.count)
-            bytes.append(contentsOf: Self.spaces[..<length])
-            remaining -= length
-        }
+        bytes.append(repeating: UInt8(ascii: " "), count: indent)
     }
-
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     private mutating func close(_ bracket: UInt8, empty: String) {
         indent -= 2

@@ -174,12 +174,12 @@ extension Located where Value == String {
 }
 
 extension String {
-    /// How many Unicode scalars the text has, counted from the UTF-8 bytes that start one: the
-    /// same count as `unicodeScalars.count`, in one pass over contiguous bytes without decoding.
-    /// Every finding's span and every snippet asks it.
+    /// How many Unicode scalars the text has, the same count as `unicodeScalars.count`, read
+    /// from its contiguous UTF-8 (`UTF8Bytes.scalarCount`). Every finding's span and every
+    /// snippet asks it.
     public var unicodeScalarCount: Int {
         var text = self
-        return text.withUTF8 { bytes in bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+        return text.withUTF8 { UTF8Bytes.scalarCount($0) }
     }
 
     /// Whether the text has a line feed, looked for in its contiguous UTF-8.

@@ -57,7 +57,7 @@ struct XLIFFLineMap {
         bytes.withUnsafeBufferPointer { buffer in
             let between = UnsafeBufferPointer(rebasing: buffer[target..<offset])
             guard !Self.containsLineBreak(between) else { return false }
-            column -= Self.scalarCount(between)
+            column -= UTF8Bytes.scalarCount(between)
             offset = target
             return true
         }
@@ -68,9 +68,9 @@ struct XLIFFLineMap {
     private mutating func walkLineFeeds(_ buffer: UnsafeBufferPointer<UInt8>, to target: Int) {
         if let lastBreak = Self.lastIndex(of: UInt8(ascii: "\n"), in: buffer, from: offset, to: target) {
             line += Self.lineFeedCount(UnsafeBufferPointer(rebasing: buffer[offset...lastBreak]))
-            column = 1 + Self.scalarCount(UnsafeBufferPointer(rebasing: buffer[(lastBreak + 1)..<target]))
+            column = 1 + UTF8Bytes.scalarCount(UnsafeBufferPointer(rebasing: buffer[(lastBreak + 1)..<target]))
         } else {
-            column += Self.scalarCount(UnsafeBufferPointer(rebasing: buffer[offset..<target]))
+            column += UTF8Bytes.scalarCount(UnsafeBufferPointer(rebasing: buffer[offset..<target]))
         }
         offset = target
     }
@@ -140,24 +140,4 @@ struct XLIFFLineMap {
         return memchr(base, 0x0A, bytes.count) != nil || memchr(base, 0x0D, bytes.count) != nil
     }
 
-    /// How many Unicode scalars the UTF-8 bytes hold: the bytes that are not continuation
-    /// bytes (10xxxxxx), eight at a time. Eight ASCII bytes, most of any XLIFF markup, are
-    /// passed without counting bits.
-    static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        var continuations = 0
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-            guard word & highBits != 0 else { continue }
-            continuations += (word & ~(word << 1) & highBits).nonzeroBitCount
-        }
-        while index < bytes.count {
-            if bytes[index] & 0xC0 == 0x80 { continuations += 1 }
-            index += 1
-        }
-        return bytes.count - continuations
-    }
 }

@@ -168,7 +168,7 @@ enum XLIFFTextColumns {
         }
 
         private mutating func advanceColumns(to target: Int) {
-            column += written[index..<target].withUnsafeBufferPointer(XLIFFLineMap.scalarCount)
+            column += written[index..<target].withUnsafeBufferPointer(UTF8Bytes.scalarCount)
             index = target
         }
 

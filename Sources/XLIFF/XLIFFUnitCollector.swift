@@ -81,7 +81,7 @@ struct XLIFFElement {
         let tag = session.bytes(from: tagStart, to: contentStart)
         if let column = location.column, !tag.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) {
             location.endLine = location.line
-            location.endColumn = column + tag.withUnsafeBufferPointer(XLIFFLineMap.scalarCount)
+            location.endColumn = column + tag.withUnsafeBufferPointer(UTF8Bytes.scalarCount)
         }
         return location
     }

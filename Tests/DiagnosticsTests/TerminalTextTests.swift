@@ -23,10 +23,6 @@ import Testing
                 }
             }
         }
-        for value in UInt8(0)...UInt8(255) {
-            let word = UInt64(value) << 24 | 0x2020_2020_0020_7E7E
-            #expect(TerminalText.isPrintableASCII(word) == (value >= 0x20 && value < 0x7F), "byte \(value)")
-        }
         #expect(TerminalText.escaped("plain") == "plain")
     }
 

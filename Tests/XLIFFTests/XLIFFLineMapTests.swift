@@ -73,7 +73,7 @@ struct XLIFFLineMapTests {
             let bytes = (0..<length).map { index -> UInt8 in [0x0A, 0x41, 0xC3, 0xA9, 0xE6, 0x97, 0xA5, 0x0D][index % 8] }
             bytes.withUnsafeBufferPointer { buffer in
                 #expect(XLIFFLineMap.lineFeedCount(buffer) == bytes.count { $0 == 0x0A })
-                #expect(XLIFFLineMap.scalarCount(buffer) == bytes.count { $0 & 0xC0 != 0x80 })
+                #expect(UTF8Bytes.scalarCount(buffer) == bytes.count { $0 & 0xC0 != 0x80 })
                 #expect(XLIFFLineMap.containsLineBreak(buffer) == bytes.contains { $0 == 0x0A || $0 == 0x0D })
             }
         }

@@ -184,17 +184,12 @@ enum TerminalWidth {
             var offset = 0
             var total = 0
             while index < bytes.count, offset < range.upperBound {
-                // A String's UTF-8 is valid: the lead byte says how long the scalar is.
-                let lead = bytes[index]
-                let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                guard index + length <= bytes.count else { return nil }
+                // A String's UTF-8 is valid, which is all the decoder asks.
+                let value = UTF8Bytes.decodeScalar(bytes, at: &index)
                 if offset >= range.lowerBound {
-                    var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0x7F >> length)
-                    for continuation in bytes[(index + 1)..<(index + length)] { value = value << 6 | UInt32(continuation & 0x3F) }
                     guard let scalar = Unicode.Scalar(value), let width = ownClusterWidth(scalar) else { return nil }
                     total += width
                 }
-                index += length
                 offset += 1
             }
             return total

@@ -42,24 +42,10 @@ struct ReportText {
     }
 
     /// Appends `count` spaces (none when `count` is not positive).
-    mutating func appendSpaces(_ count: Int) { append(count, from: Self.spaces) }
+    mutating func appendSpaces(_ count: Int) { bytes.append(repeating: UInt8(ascii: " "), count: count) }
 
     /// Appends `count` tildes, a marker's tail (none when `count` is not positive).
-    mutating func appendTildes(_ count: Int) { append(count, from: Self.tildes) }
-
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
-    private static let tildes = [UInt8](repeating: UInt8(ascii: "~"), count: 64)
-
-    /// `count` bytes of `run`, one byte repeated, a slice at a time: copied at once, where a
-    /// `repeatElement` sequence is appended byte by byte.
-    private mutating func append(_ count: Int, from run: [UInt8]) {
-        var remaining = count
-        while remaining > 0 {
-            let length = min(remaining, run.count)
-            bytes.append(contentsOf: run[..<length])
-            remaining -= length
-        }
-    }
+    mutating func appendTildes(_ count: Int) { bytes.append(repeating: UInt8(ascii: "~"), count: count) }
 
     /// Appends what `writer` has written so far, which it then forgets.
     mutating func append(movingFrom writer: inout CanonicalJSONWriter) {

@@ -217,7 +217,7 @@ private struct TextScan {
                 }
                 continue
             }
-            let scalarValue = decodeUTF8Scalar(bytes, at: &index)
+            let scalarValue = UTF8Bytes.decodeScalar(bytes, at: &index)
             scalarCount += 1
             utf16Count += scalarValue >= 0x10000 ? 2 : 1
             if FieldText.isPlainLetter(scalarValue) {
@@ -267,39 +267,13 @@ extension TextScan {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-    /// Whether all eight bytes of `word` are ASCII from U+0020 to U+007E and, unless
-    /// `digitsSeen`, none is a digit: bytes the loop would only count. Each test adds a constant
-    /// to every byte and looks at its high bit, which no byte below 0x80 carries out of.
+    /// Whether all eight bytes of `word` are printable ASCII and, unless `digitsSeen`, none is
+    /// a digit: bytes the loop would only count.
     @inline(__always)
     static func isPlainASCII(_ word: UInt64, digitsSeen: Bool) -> Bool {
-        guard word & highBits == 0,
-              (word &+ 0x60 &* ones) & highBits == highBits,  // every byte at least 0x20
-              (word &+ ones) & highBits == 0  // and none 0x7F
-        else { return false }
+        guard UTF8Bytes.isPrintableASCII(word) else { return false }
         // A byte from 0x30 to 0x39 reaches 0x80 with 0x50 added, and not with 0x46.
         return digitsSeen || (word &+ 0x50 &* ones) & ~(word &+ 0x46 &* ones) & highBits == 0
-    }
-}
-
-/// The scalar value whose UTF-8 starts at `index` in `bytes`, moving `index` past it. `bytes`
-/// must be valid UTF-8, as a Swift string's are: nothing is checked. One decoder for the
-/// loops that look through every text for rare scalars.
-@inline(__always)
-func decodeUTF8Scalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> UInt32 {
-    let lead = UInt32(bytes[index])
-    if lead < 0x80 {
-        index += 1
-        return lead
-    } else if lead < 0xE0 {
-        defer { index += 2 }
-        return (lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
-    } else if lead < 0xF0 {
-        defer { index += 3 }
-        return (lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
-    } else {
-        defer { index += 4 }
-        return (lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
-            | UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
     }
 }
 

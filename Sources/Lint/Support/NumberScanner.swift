@@ -1,3 +1,5 @@
+import Model
+
 /// A number found in text, with its value normalised so that the same quantity written in two
 /// languages compares equal: `50 %`, `50 %` (NBSP), `٥٠٪` and `50%` all give 50 per cent.
 struct NumberToken: Hashable {
@@ -95,7 +97,7 @@ enum NumberScanner {
         return text.withUTF8 { bytes in
             var index = 0
             while index < bytes.count {
-                let value = decodeUTF8Scalar(bytes, at: &index)
+                let value = UTF8Bytes.decodeScalar(bytes, at: &index)
                 if value < 0x80 {
                     if value >= 0x30 && value <= 0x39 { return true }
                     continue
