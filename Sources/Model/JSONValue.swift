@@ -83,39 +83,42 @@ public indirect enum JSONValue: Hashable, Sendable {
     /// `value` as a JSON string: `"` and `\` escaped, control characters (U+0000–U+001F) as
     /// `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`, everything else as its UTF-8.
     static func writeString(_ value: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { bytes in
-            var runStart = 0
-            var index = 0
-            while index < bytes.count {
-                // Eight bytes at a time while none needs an escape: a report's strings are
-                // megabytes, and nearly none of their bytes is one.
-                if index + 8 <= bytes.count,
-                   !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
-                    index += 8
-                    continue
-                }
-                let byte = bytes[index]
-                index += 1
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output += UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)])
-                runStart = index
-                switch byte {
-                case UInt8(ascii: "\""): output += "\\\"".utf8
-                case UInt8(ascii: "\\"): output += "\\\\".utf8
-                case 0x0A: output += "\\n".utf8
-                case 0x0D: output += "\\r".utf8
-                case 0x09: output += "\\t".utf8
-                case 0x08: output += "\\b".utf8
-                case 0x0C: output += "\\f".utf8
-                default:
-                    let hex = String(byte, radix: 16)
-                    output += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8
-                }
+        value.withUTF8 { writeString(utf8: $0, into: &output) }
+    }
+
+    /// The same for text that is already UTF-8 bytes (a key written in the code).
+    static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var index = 0
+        while index < bytes.count {
+            // Eight bytes at a time while none needs an escape: a report's strings are
+            // megabytes, and nearly none of their bytes is one.
+            if index + 8 <= bytes.count,
+               !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
             }
-            output += UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])
+            let byte = bytes[index]
+            index += 1
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            output += UnsafeBufferPointer(rebasing: bytes[runStart..<(index - 1)])
+            runStart = index
+            switch byte {
+            case UInt8(ascii: "\""): output += "\\\"".utf8
+            case UInt8(ascii: "\\"): output += "\\\\".utf8
+            case 0x0A: output += "\\n".utf8
+            case 0x0D: output += "\\r".utf8
+            case 0x09: output += "\\t".utf8
+            case 0x08: output += "\\b".utf8
+            case 0x0C: output += "\\f".utf8
+            default:
+                let hex = String(byte, radix: 16)
+                output += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8
+            }
         }
+        output += UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count])
         output.append(UInt8(ascii: "\""))
     }
 
@@ -165,19 +168,11 @@ public struct CanonicalJSONWriter {
     }
 
     /// Starts the member `key`; keys must come in UTF-8 byte order. Keys are names written in
-    /// the renderers' code: their bytes are copied as they are, unless one needs an escape.
+    /// the renderers' code, escaped from their bytes as any string is.
     public mutating func key(_ key: StaticString) {
         separate()
         // `withUTF8Buffer`, not `utf8Start`: a one-character literal may be kept as a scalar.
-        key.withUTF8Buffer { name in
-            if name.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-                bytes.append(UInt8(ascii: "\""))
-                bytes.append(contentsOf: name)
-                bytes.append(UInt8(ascii: "\""))
-            } else {
-                JSONValue.writeString(String(decoding: name, as: UTF8.self), into: &bytes)
-            }
-        }
+        key.withUTF8Buffer { JSONValue.writeString(utf8: $0, into: &bytes) }
         bytes.append(UInt8(ascii: ":"))
         bytes.append(UInt8(ascii: " "))
     }
