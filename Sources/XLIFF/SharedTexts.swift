@@ -8,13 +8,28 @@ import Foundation
 /// hash of a few words and one comparison, where making each a `String` of its own cost a copy,
 /// a check of its UTF-8 and an allocation, freed again at the end of the run.
 public struct SharedTexts: Sendable, Equatable {
-    private let texts: [String]
-    /// Every text's UTF-8, one after another; text `index` ends at `ends[index]`.
-    private let utf8: [UInt8]
-    private let ends: [Int]
-    /// Open addressing, a power of two long and at most half full: index + 1 of the text whose
-    /// hash leads here, 0 where none does.
-    private let slots: [Int32]
+    /// The texts and their lookup table, in one object: a copy of `SharedTexts` is one
+    /// reference. The readers of a project's files look texts up on both cores at once, and
+    /// each copy of a reference is an atomic count the two cores take turns to write; four
+    /// arrays made four such counts for every unit read.
+    private let table: Table
+
+    private final class Table: Sendable {
+        let texts: [String]
+        /// Every text's UTF-8, one after another; text `index` ends at `ends[index]`.
+        let utf8: [UInt8]
+        let ends: [Int]
+        /// Open addressing, a power of two long and at most half full: index + 1 of the text
+        /// whose hash leads here, 0 where none does.
+        let slots: [Int32]
+
+        init(texts: [String], utf8: [UInt8], ends: [Int], slots: [Int32]) {
+            self.texts = texts
+            self.utf8 = utf8
+            self.ends = ends
+            self.slots = slots
+        }
+    }
 
     public init(_ texts: some Sequence<String>) {
         let texts = Array(texts)
@@ -33,14 +48,11 @@ public struct SharedTexts: Sendable, Equatable {
             ends.append(utf8.count)
             slots[slot] = Int32(unique.count)
         }
-        self.texts = unique
-        self.utf8 = utf8
-        self.ends = ends
-        self.slots = slots
+        table = Table(texts: unique, utf8: utf8, ends: ends, slots: slots)
     }
 
     /// How many different texts there are.
-    public var count: Int { texts.count }
+    public var count: Int { table.texts.count }
 
     public func contains(_ text: String) -> Bool {
         index(of: text) != nil
@@ -48,15 +60,15 @@ public struct SharedTexts: Sendable, Equatable {
 
     /// Where `text` is among the texts (0 up to `count`), if it is one of them.
     public func index(of text: String) -> Int? {
-        guard !texts.isEmpty else { return nil }
+        guard !table.texts.isEmpty else { return nil }
         var text = text
-        return text.withUTF8 { Self.probe(UnsafeRawBufferPointer($0), slots: slots, utf8: utf8, ends: ends).index }
+        return text.withUTF8 { Self.probe(UnsafeRawBufferPointer($0), slots: table.slots, utf8: table.utf8, ends: table.ends).index }
     }
 
     /// The text whose UTF-8 is `bytes`, if it is one of them.
     public func text(matching bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard !texts.isEmpty else { return nil }
-        return Self.probe(UnsafeRawBufferPointer(bytes), slots: slots, utf8: utf8, ends: ends).index.map { texts[$0] }
+        guard !table.texts.isEmpty else { return nil }
+        return Self.probe(UnsafeRawBufferPointer(bytes), slots: table.slots, utf8: table.utf8, ends: table.ends).index.map { table.texts[$0] }
     }
 
     /// Where the text whose UTF-8 is `bytes` is in `slots`, with its index; or the empty slot
@@ -79,7 +91,7 @@ public struct SharedTexts: Sendable, Equatable {
         }
     }
 
-    public static func == (lhs: SharedTexts, rhs: SharedTexts) -> Bool { lhs.texts == rhs.texts }
+    public static func == (lhs: SharedTexts, rhs: SharedTexts) -> Bool { lhs.table.texts == rhs.table.texts }
 
     /// A hash of `bytes` eight at a time, each word mixed in by a multiply and a shift.
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {

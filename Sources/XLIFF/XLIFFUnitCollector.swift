@@ -621,8 +621,8 @@ struct XLIFFUnitCollector {
     private mutating func isFirst(_ id: String) -> Bool {
         // Nearly every id is a message field's: a flag at its place in the table, found by a
         // short hash, spares hashing the whole id into a set.
-        if let expected, let index = expected.ids.index(of: id) {
-            if seenExpectedIDs.isEmpty { seenExpectedIDs = [Bool](repeating: false, count: expected.ids.count) }
+        if let index = expected?.ids.index(of: id) {
+            if seenExpectedIDs.isEmpty { seenExpectedIDs = [Bool](repeating: false, count: expected?.ids.count ?? 0) }
             defer { seenExpectedIDs[index] = true }
             return !seenExpectedIDs[index]
         }
