@@ -31,6 +31,11 @@ public struct LintContext: Sendable {
     /// translated messages' (`Localization.partials`), each in field order. Made once here rather than by
     /// each of the dozen rules that walk it.
     let fieldTexts: [FieldText]
+    /// The field texts with a scalar that some character rule may report (`FieldText.isNotable`),
+    /// in the same order: a clean project has next to none, so the eight character rules look
+    /// at these rather than each walking every text (and, on every core at once, taking and
+    /// dropping a reference to each).
+    let textsWithNotableScalars: [FieldText]
     /// The PNG structure of every image file msgc could read, by path. Four image rules ask
     /// about every use of an image, and a file is used by many messages: each is read once.
     let pngs: [String: Result<PNGInfo, PNGProblem>]
@@ -48,6 +53,7 @@ public struct LintContext: Sendable {
         self.config = config
         self.localization = localization
         self.fieldTexts = FieldText.all(in: localization)
+        self.textsWithNotableScalars = fieldTexts.filter { !$0.notableScalars.isEmpty }
         let images = catalog.images.compactMap { path, asset in asset.bytes.map { (path, $0) } }
         self.pngs = Dictionary(uniqueKeysWithValues: zip(images.map(\.0), images.concurrentMap { PNGReader.read($0.1) }))
         self.imageUses = ImageUse.all(in: catalog)

@@ -27,7 +27,7 @@ struct BidiMarkOutsideRTL: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         // The marks first: they are rare, and the locale's language allocates.
-        for item in context.fieldTexts {
+        for item in context.textsWithNotableScalars {
             let marks = item.scalars(where: Self.isMark)
             guard !marks.isEmpty, !Self.isRightToLeft(item.locale) else { continue }
             for (offset, scalar) in marks {

@@ -23,7 +23,7 @@ struct BidiOverride: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for item in context.fieldTexts {
+        for item in context.textsWithNotableScalars {
             for (offset, scalar) in item.scalars(where: Self.isFlagged) {
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), which reorders the text around it",

@@ -30,7 +30,7 @@ struct ControlCharacter: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for item in context.fieldTexts {
+        for item in context.textsWithNotableScalars {
             for (offset, scalar) in item.scalars(where: Self.isFlagged) {
                 let fix = if scalar == "\t" {
                     "replace it with a space"

@@ -30,7 +30,7 @@ struct InvalidCharacter: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for item in context.fieldTexts {
+        for item in context.textsWithNotableScalars {
             for (offset, scalar) in item.scalars(where: Self.isFlagged) {
                 guard let problem = Self.problem(with: scalar) else { continue }
                 diagnostics.append(diagnose(

@@ -17,7 +17,7 @@ struct LineSeparator: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for item in context.fieldTexts {
+        for item in context.textsWithNotableScalars {
             for (offset, scalar) in item.scalars(where: Self.isFlagged) {
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), a line break Apple's single-line fields do not show",

@@ -24,7 +24,7 @@ struct UnbalancedBidiIsolate: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for item in context.fieldTexts {
+        for item in context.textsWithNotableScalars {
             var open: [(offset: Int, scalar: Unicode.Scalar)] = []
             for (offset, scalar) in item.scalars(where: Self.isIsolate) {
                 if Self.openers.contains(scalar.value) {

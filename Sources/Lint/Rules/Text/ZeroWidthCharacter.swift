@@ -57,7 +57,7 @@ struct ZeroWidthCharacter: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for item in context.fieldTexts where !item.scalars(where: Self.mayBeInvisible).isEmpty {
+        for item in context.textsWithNotableScalars where !item.scalars(where: Self.mayBeInvisible).isEmpty {
             let scalars = Array(item.text.value.unicodeScalars)
             for (offset, scalar) in scalars.enumerated() {
                 if Self.alwaysFlagged.contains(scalar.value)
