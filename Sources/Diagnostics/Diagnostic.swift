@@ -191,11 +191,20 @@ extension Array where Element == Diagnostic {
     /// cheaply.
     public func files(includingEdits edits: Bool = false) -> Set<SourcePath> {
         var files = Set<SourcePath>()
+        // Findings come a file at a time, and their notes point where the one before's did:
+        // a repeat of the last file added is not hashed again.
+        var last: SourcePath?
+        func add(_ file: SourcePath) {
+            if file != last {
+                files.insert(file)
+                last = file
+            }
+        }
         for diagnostic in self {
-            files.insert(diagnostic.location.file)
-            for note in diagnostic.notes { if let location = note.location { files.insert(location.file) } }
+            add(diagnostic.location.file)
+            for note in diagnostic.notes { if let location = note.location { add(location.file) } }
             if edits {
-                for fixIt in diagnostic.fixIts { for edit in fixIt.edits { files.insert(edit.location.file) } }
+                for fixIt in diagnostic.fixIts { for edit in fixIt.edits { add(edit.location.file) } }
             }
         }
         return files
