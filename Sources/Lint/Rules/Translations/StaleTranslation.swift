@@ -20,8 +20,13 @@ struct StaleTranslation: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         // The gap holds the source it was judged against: the text of the message that was
         // bound, which is not always the first with its product and key (PRJ001).
-        context.localization.gaps.compactMap { gap in
-            guard case .stale(let recorded, let current) = gap.reason, let unit = gap.unit else { return nil }
+        let gaps = context.localization.gaps
+        // Each gap's kind is looked at in place: most are of another kind, and a copy of a gap
+        // takes a reference to each of its strings and arrays (its unit's among them).
+        return gaps.indices.compactMap { index in
+            guard case .stale(let recorded, let current) = gaps[index].reason else { return nil }
+            let gap = gaps[index]
+            guard let unit = gap.unit else { return nil }
             return diagnose(
                 "\(gap.field.displayName) translation in \(gap.subject.locale ?? "") is stale: it translates '\(recorded)', but the source is now '\(current)'",
                 at: unit.source.valueSpan, notes: unit.target.map { [Note("the translation: '\($0.value)'", at: $0.location)] } ?? [],

@@ -16,8 +16,13 @@ struct TranslationBelowMinimumState: LintRule {
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        context.localization.gaps.compactMap { gap in
-            guard case .belowMinimumState(let state, let raw) = gap.reason, let unit = gap.unit else { return nil }
+        let gaps = context.localization.gaps
+        // Each gap's kind is looked at in place: most are of another kind, and a copy of a gap
+        // takes a reference to each of its strings and arrays (its unit's among them).
+        return gaps.indices.compactMap { index in
+            guard case .belowMinimumState(let state, let raw) = gaps[index].reason else { return nil }
+            let gap = gaps[index]
+            guard let unit = gap.unit else { return nil }
             let written = raw.map { "'\($0)'" } ?? "no state"
             return diagnose(
                 "\(gap.field.displayName) translation in \(gap.subject.locale ?? "") is \(state.rawValue) (\(written)); the project ships \(context.config.minimumState.rawValue) or better",

@@ -19,8 +19,13 @@ struct UntranslatedTarget: LintRule {
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
-        context.localization.gaps.compactMap { gap in
-            guard case .notTranslated(let raw) = gap.reason, let unit = gap.unit, let target = unit.target else { return nil }
+        let gaps = context.localization.gaps
+        // Each gap's kind is looked at in place: most are of another kind, and a copy of a gap
+        // takes a reference to each of its strings and arrays (its unit's among them).
+        return gaps.indices.compactMap { index in
+            guard case .notTranslated(let raw) = gaps[index].reason else { return nil }
+            let gap = gaps[index]
+            guard let unit = gap.unit, let target = unit.target else { return nil }
             let written = raw.map { "state '\($0)'" } ?? "its state"
             return diagnose(
                 "\(gap.field.displayName) target in \(gap.subject.locale ?? "") is not used: \(written) says it is not translated yet",
