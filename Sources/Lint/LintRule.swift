@@ -32,9 +32,9 @@ public struct LintContext: Sendable {
     /// each of the dozen rules that walk it.
     let fieldTexts: [FieldText]
     /// The field texts with a scalar that some character rule may report (`FieldText.isNotable`),
-    /// in the same order: a clean project has next to none, so the eight character rules look
-    /// at these rather than each walking every text (and, on every core at once, taking and
-    /// dropping a reference to each).
+    /// in the same order: a clean project has next to none, so the seven character rules
+    /// (TXT002–TXT008) look at these rather than each walking every text (and, on every core at
+    /// once, taking and dropping a reference to each).
     let textsWithNotableScalars: [FieldText]
     /// The PNG structure of every image file msgc could read, by path. Four image rules ask
     /// about every use of an image, and a file is used by many messages: each is read once.
