@@ -25,7 +25,8 @@ struct Msgc: ParsableCommand {
             Start with `msgc init`, then `msgc lint` while writing and `msgc build` to release.
 
             Exit status: 0 success; 1 error diagnostics (with --strict, warnings too); \
-            2 usage or I/O failure (a file that cannot be read, an output that cannot be written);             3 (msgc apply) applied what it could, the rest waits for Apple's review.
+            2 usage or I/O failure (a file that cannot be read, an output that cannot be written); \
+            3 (msgc apply) applied what it could, the rest waits for Apple's review.
             """,
         version: version,
         subcommands: [Init.self, Lint.self, Extract.self, Pseudo.self, PreviewCommand.self, CoverageCommand.self, Build.self, Diff.self, Explain.self, Schema.self, LSP.self, ApplyCommand.self, StateCommand.self]
