@@ -1,6 +1,6 @@
 /// What a bundle written by `msgc build` holds, as read back from disk for `msgc diff`.
 ///
-/// The Emitter writes bundles; the Parser reads them back (they are input like any other file a
+/// `BundleWriter` writes bundles and `BundleReader` reads them back (they are input like any other file a
 /// person may have edited or damaged), and this is the plain data between the two.
 public struct BundleContents: Sendable {
     public var manifest: Manifest

@@ -37,7 +37,7 @@ public struct PlannedMessage: Sendable {
 
 /// Computes identifiers and request bodies for localized messages, the one place that does.
 ///
-/// The Emitter builds bundles with it, and Coverage uses it to find a message's identifiers
+/// The bundle writer builds bundles with it, and Coverage uses it to find a message's identifiers
 /// in a state file; both must agree byte for byte, so neither computes identifiers by itself.
 public struct BundlePlanner: Sendable {
     public enum Failure: Error, Equatable, CustomStringConvertible {

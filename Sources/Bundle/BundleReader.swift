@@ -8,7 +8,7 @@ import Parser
 /// be some other folder altogether. The reader checks the manifest's shape and says where it is
 /// wrong (line and column, as for the state file), refuses file names that leave the bundle, and
 /// reads the small JSON files that say what each message holds and where each default
-/// configuration points. Whether the files match their recorded SHA-256 is the Emitter's check,
+/// configuration points. Whether the files match their recorded SHA-256 is the bundle writer's check,
 /// as it owns the digest.
 public enum BundleReader {
     /// Why a folder cannot be read as a bundle; `description` names the file and, for JSON, the
