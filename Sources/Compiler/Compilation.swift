@@ -48,15 +48,21 @@ public struct Compilation: Sendable {
         let settings = RuleSettings(catalog.config?.ruleSettings ?? [], codes: Codes.all)
         return Compilation(
             catalog: catalog, localization: localization,
-            diagnostics: (settings.apply(to: parseDiagnostics + forecastingPseudoLocales(findings)) + settings.diagnostics)
-                .sortedForOutput(),
+            diagnostics: (settings.apply(to: parseDiagnostics) + settle(findings, settings: settings) + settings.diagnostics).sortedForOutput(),
             settings: settings)
     }
 
-    /// Findings made after compiling (a build's) with msgc.yaml's `rules:` applied, as the
-    /// compilation's own findings are.
+    /// Findings made after compiling (a build's) settled as the compilation's own findings are.
     public func settle(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        settings.apply(to: diagnostics)
+        Self.settle(diagnostics, settings: settings)
+    }
+
+    /// The severity of findings reported at their rule's default, in this order: msgc.yaml's
+    /// `rules:` first, then the pseudo-locale forecast, so that no setting (`TXT011: error`)
+    /// turns a forecast about a locale that never ships back into an error. `--strict` comes
+    /// last, in `Outcome`, and does raise a forecast: it fails on every warning.
+    static func settle(_ findings: [Diagnostic], settings: RuleSettings) -> [Diagnostic] {
+        forecastingPseudoLocales(settings.apply(to: findings))
     }
 
     /// A parser finding in an XLIFF file names the file's target language as written; where

@@ -5,8 +5,8 @@ import Parser
 /// How a command ends: the diagnostics it reports, with their final severities, and the exit
 /// status they give.
 ///
-/// A finding's severity is decided in this order and nowhere else: the rule's default (with
-/// the pseudo-locale forecast), then msgc.yaml's `rules:` (applied by `Compilation`), then
+/// A finding's severity is decided in this order and nowhere else: the rule's default, then
+/// msgc.yaml's `rules:`, then the pseudo-locale forecast (both in `Compilation.settle`), then
 /// `--strict`, applied here. The exit status follows from what is reported: a file msgc could
 /// not read is status 2, an error status 1, and a command may raise the status for what it
 /// found itself (a bundle it could not write, a review that is still pending).

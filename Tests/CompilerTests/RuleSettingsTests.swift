@@ -44,4 +44,33 @@ import Testing
         #expect(!compilation.diagnostics.contains { $0.code == "CFG009" || $0.code == "CFG010" })
         #expect(compilation.settings.levels == ["TXT011": .error, "LEN002": .off])
     }
+
+    /// The order of the severity policy, for every combination that matters: a rule's default
+    /// (warning or error), a setting (none, off, warning, error), a real or a pseudo locale, and
+    /// `--strict`. A setting never turns a pseudo locale's forecast back into an error; only
+    /// `--strict` fails on it, as on every warning.
+    @Test(arguments: [Severity.warning, .error], [RuleSetting.Level?.none, .off, .warning, .error])
+    func severityIsSettledInOneOrder(defaultSeverity: Severity, level: RuleSetting.Level?) {
+        // TXT011 may be lowered and raised; the test gives it each default severity in turn.
+        let settings = RuleSettings(level.map { [Self.setting("TXT011", $0)] } ?? [], codes: Codes.all)
+        #expect(settings.diagnostics.isEmpty)
+        for locale in ["de-DE", "en-XA"] {
+            var finding = Self.finding("TXT011", defaultSeverity)
+            finding.subject = Subject(product: "p", key: "k", locale: locale)
+            let settled = Compilation.settle([finding], settings: settings)
+            if level == .off {
+                #expect(settled.isEmpty)
+                continue
+            }
+            let configured = level.map { $0 == .error ? Severity.error : .warning } ?? defaultSeverity
+            let expected: Severity = locale == "en-XA" ? .warning : configured
+            #expect(settled.map(\.severity) == [expected], "\(defaultSeverity) \(String(describing: level)) \(locale)")
+            #expect(settled[0].notes.contains { $0.message.contains("pseudo locale") } == (locale == "en-XA"))
+            for strict in [false, true] {
+                let outcome = Outcome(settled, strict: strict)
+                #expect(outcome.diagnostics.map(\.severity) == [strict ? .error : expected])
+                #expect(outcome.status == (strict || expected == .error ? .findings : .success))
+            }
+        }
+    }
 }
