@@ -153,22 +153,33 @@ public struct JSONDocument {
             // The string's UTF-8, escapes decoded, checked once at its end. Appending each run
             // between escapes to a String copied the whole string each time: a 1 MB document in
             // an editor's didChange (thousands of `\n`) took a second to read.
-            var bytes: [UInt8] = []
+            var utf8: [UInt8] = []
             while true {
                 guard let byte = next else { throw error("the file ends inside a string") }
                 switch byte {
                 case UInt8(ascii: "\""):
-                    guard let text = String(validating: bytes, as: UTF8.self) else { throw error("the string is not valid UTF-8") }
+                    guard let text = String(validating: utf8, as: UTF8.self) else { throw error("the string is not valid UTF-8") }
                     advance()
                     return text
                 case UInt8(ascii: "\\"):
                     advance()
-                    bytes.append(contentsOf: UTF8.encode(try escape())!)
+                    utf8.append(contentsOf: UTF8.encode(try escape())!)
                 case 0x00..<0x20:
                     throw error("control character \(String(format: "U+%04X", byte)) inside a string; JSON requires it escaped")
                 default:
-                    bytes.append(byte)
-                    advance()
+                    // The run up to the next quote, escape or control character at once: it has
+                    // no line break, so only the column moves (one per scalar).
+                    var end = offset
+                    var scalars = 0
+                    while end < bytes.count {
+                        let byte = bytes[end]
+                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                        if byte & 0xC0 != 0x80 { scalars += 1 }
+                        end += 1
+                    }
+                    utf8.append(contentsOf: bytes[offset..<end])
+                    offset = end
+                    column += scalars
                 }
             }
         }
