@@ -128,6 +128,31 @@ import Testing
         #expect(!after.contains { Self.codes.contains($0.code) || $0.code.hasPrefix("XLF") }, "\(after.map(\.message))")
     }
 
+    /// XLIFF 2.0 writes a character XML cannot carry as `<cp hex="…"/>`: the edit removes the element.
+    @Test func xliff2CodePointElementsAreRemovedWhole() throws {
+        let fields = "    header: Stay with Premium\n    body: Save on your next renewal.\n"
+        let (tree, _) = try Self.findings(fields: fields)
+        try tree.write("translations/de-DE.xliff", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en-US" trgLang="de-DE">
+              <file id="f1">
+                <unit id="com.example.app.yearly:winback:header" name="com.example.app.yearly/winback/header">
+                  <segment>
+                    <source>Stay with Premium</source>
+                    <target>Bleiben Sie<cp hex="1B"/> bei Premium</target>
+                  </segment>
+                </unit>
+              </file>
+            </xliff>
+
+            """)
+        let findings = Compilation.compile(root: tree.root).diagnostics.filter { Self.codes.contains($0.code) }
+        #expect(findings.map(\.code) == ["TXT002"], "\(findings.map(\.message))")
+        let (text, after) = try Self.fixed(tree, findings, path: "translations/de-DE.xliff")
+        #expect(text.contains("<target>Bleiben Sie bei Premium</target>"), "\(text)")
+        #expect(!after.contains { Self.codes.contains($0.code) || $0.code.hasPrefix("XLF") }, "\(after.map(\.message))")
+    }
+
     /// A character next to an inline element: the edit would take the tag with it, so there is none.
     @Test func noEditThatWouldTakeATagWithIt() throws {
         let fields = "    header: Stay with Premium\n    body: Save on your next renewal.\n"
