@@ -26,7 +26,8 @@ in every diagnostics format and for `msgc build`, in turn with the same command 
 and reported as the ratio of the two (`bench_everyday`). `--everyday ''` leaves them out.
 
 With the app preset it also times `msgc lsp` as an editor drives it (`bench_editor`): the time from
-an edit of one message source to that document's findings, against a clean `msgc lint`.
+an edit of one message source, and of a translator's 1 MB XLIFF file with hundreds of findings, to
+that document's findings, against a clean `msgc lint`.
 
 With `--baseline REVISION` (a git revision of this repository) it builds msgc as it was there, the
 same way, in a worktree of its own (.benchmark/baseline), and times both on the app preset's
@@ -396,33 +397,112 @@ def bench_baseline(seed, msgc, baseline, commit, runs=31):
     return {"commit": commit, "msgc": timings["msgc"], "baseline": timings["baseline"], "runs": runs}
 
 
-def bench_editor(seed, msgc, runs=31):
-    """`msgc lsp` on the app preset's tree, as a writer's editor drives it: one message source is
-    open, and each change to one of its headers (which makes that header's translations stale)
-    is timed from the didChange notification to the publishDiagnostics of that document."""
-    tree = corpus("app", seed)
-    source = sorted((tree / "messages").rglob("*.yaml"))[0]
-    uri = source.resolve().as_uri()
-    text = source.read_text(encoding="utf-8")
-    edited = re.sub(r"^(\s*header: \"?)", r"\1Now: ", text, count=1, flags=re.M)
-    client = LanguageClient(msgc)
-    client.request("initialize", {"processId": None, "rootUri": tree.resolve().as_uri(), "capabilities": {}})
-    client.notify("initialized", {})
-    started = time.perf_counter()
-    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
-    client.published(uri)
-    opened = time.perf_counter() - started
-    times = []
+# The size of the translator's file in the editor's XLIFF case (`translator_tree`): a real
+# CAT tool's file of one locale, where the one msgc extract writes for the app preset is 240 KB.
+TRANSLATOR_FILE_BYTES = 2**20
+
+
+def translator_tree(seed):
+    """The app preset's tree as a translator has it: translations/de-DE.xliff the size of a real
+    1 MB file of a CAT tool (each unit carries translation-memory matches in `<alt-trans>`, as
+    memoQ and Trados write them, until the file is `TRANSLATOR_FILE_BYTES`), exported before the
+    writer edited every text (the first letter of each `<source>` changes case), so that every
+    unit of the file is stale: one warning (TRN001) per unit, each with a related location (the
+    unit's target) that the editor shows beside it."""
+    clean = corpus("app", seed)
+    tree = WORK / "corpus" / "app-translator"
+    stamp = f"app-translator from {(WORK / 'corpus' / 'app.stamp').read_text()} {hash_file(Path(__file__))}"
+    stamp_file = WORK / "corpus" / "app-translator.stamp"
+    if stamp_file.exists() and stamp_file.read_text() == stamp and tree.exists():
+        return tree
+    log("making the app-translator tree")
+    stamp_file.unlink(missing_ok=True)
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(clean, tree)
+    path = tree / "translations" / "de-DE.xliff"
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"(<source>)(.)", lambda m: m.group(1) + m.group(2).swapcase(), text)
+    units = re.findall(r"<source>([^<]*)</source>\s*<target[^>]*>([^<]*)</target>", text)
+
+    def match(source, target, quality):
+        return (f'\n        <alt-trans match-quality="{quality}" origin="tm">\n          <source>{source}</source>\n'
+                f'          <target>{target}</target>\n        </alt-trans>')
+
+    per_round = sum(len(match(source, target, 99).encode()) for source, target in units)
+    rounds = max(0, -(-(TRANSLATOR_FILE_BYTES - len(text.encode())) // per_round))
+
+    def add_matches(m):
+        source, target = m.group(2), m.group(4)
+        return m.group(0) + "".join(match(source, target, 99 - 4 * n) for n in range(rounds))
+
+    text = re.sub(r"(<source>)([^<]*)(</source>\s*<target[^>]*>)([^<]*)</target>", add_matches, text)
+    path.write_text(text, encoding="utf-8")
+    stamp_file.write_text(stamp)
+    return tree
+
+
+def time_edits(client, uri, text, edited, runs, lint):
+    """The median time from a didChange (the whole text, alternately `edited` and `text`) to the
+    publishDiagnostics of `uri`, over `runs` changes after one that is not counted (as with the
+    commands' warm-up run), the number of findings published, and the median of `lint` (a
+    command) run once before each change.
+
+    Taken in turn, each change and the lint it is compared with fall in the same seconds of the
+    machine, as in `measure_in_turn`: on a machine shared with other work, a lint timed a minute
+    apart from the editor measured the machine as much as msgc."""
+    times, lints = [], []
     findings = 0
     for version in range(2, runs + 3):
+        lint_wall, _ = run_once(lint)
         started = time.perf_counter()
         client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                  "contentChanges": [{"text": edited if version % 2 == 0 else text}]})
-        client.published(uri)
-        if version > 2:  # the first change is not counted, as with the commands' warm-up run
+        findings = len(client.published(uri))
+        if version > 2:
             times.append(time.perf_counter() - started)
-    client.close()
-    return {"open": opened, "change": statistics.median(times), "runs": len(times), "document": str(source.relative_to(tree))}
+            lints.append(lint_wall)
+    return statistics.median(times), findings, statistics.median(lints)
+
+
+def bench_editor(seed, msgc, runs=31):
+    """`msgc lsp` as editors drive it, on the app preset's tree and on the translator's tree made
+    from it (`translator_tree`), each change timed from the didChange notification to the
+    publishDiagnostics of that document, in turn with a clean `msgc lint` of the app preset
+    (`time_edits`).
+
+    yaml: a writer's message source is open, and one of its headers is edited back and forth
+    (each edit makes that header's translations stale). xliff: a translator's 1 MB file is open,
+    every unit of it stale (hundreds of findings with a related location), and one target is
+    edited back and forth. Also times a `msgc lint` of the translator's tree, in turn with the
+    app preset's."""
+    cases = {}
+    app = corpus("app", seed)
+    translator = translator_tree(seed)
+    clean_lint = [msgc, "lint", "--content", app, "--quiet"]
+    source = sorted((app / "messages").rglob("*.yaml"))[0]
+    yaml_text = source.read_text(encoding="utf-8")
+    xliff = translator / "translations" / "de-DE.xliff"
+    xliff_text = xliff.read_text(encoding="utf-8")
+    for name, tree, document, language, text, edited in (
+            ("yaml", app, source, "yaml", yaml_text, re.sub(r"^(\s*header: \"?)", r"\1Now: ", yaml_text, count=1, flags=re.M)),
+            ("xliff", translator, xliff, "xml", xliff_text, re.sub(r"(<target[^>]*>)", r"\1Jetzt: ", xliff_text, count=1))):
+        uri = document.resolve().as_uri()
+        client = LanguageClient(msgc)
+        client.request("initialize", {"processId": None, "rootUri": tree.resolve().as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        started = time.perf_counter()
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}})
+        client.published(uri)
+        opened = time.perf_counter() - started
+        change, findings, lint = time_edits(client, uri, text, edited, runs, clean_lint)
+        client.close()
+        cases[name] = {"open": opened, "change": change, "lint": lint, "runs": runs, "findings": findings,
+                       "document": str(document.relative_to(tree)), "bytes": len(text.encode())}
+    timed = measure_in_turn({"app": (clean_lint, (0,)),
+                             "translator": ([msgc, "lint", "--content", translator, "--quiet"], (0,))}, RUNS["app"])
+    cases["xliff"]["tree_lint"] = timed["translator"]["wall"]
+    cases["xliff"]["app_lint"] = timed["app"]["wall"]
+    return cases
 
 
 def machine():
@@ -515,13 +595,21 @@ def render(results, growth, everyday, editor, baseline, info, tools, load_before
             lines.append(f"| {name} (from {r['base']}) | {r['errors']:,} errors, {r['warnings']:,} warnings | " + " | ".join(cells) + " |")
         lines += ["", "Runs per command: " + ", ".join(f"{name}: {r['runs']}" for name, r in everyday.items()) + "."]
     if editor:
+        yaml, xliff = editor["yaml"], editor["xliff"]
         lines += ["", "### In the editor: `msgc lsp`", "",
-                  f"`bench_editor` in the script opens `{editor['document']}` of the app preset's tree in `msgc lsp` and",
-                  "edits one of its headers back and forth (each edit makes that header's translations stale): the time",
+                  "`bench_editor` in the script opens one document in `msgc lsp` and edits it back and forth: the time",
                   "from each `didChange` to the `publishDiagnostics` of that document, median of "
-                  f"{editor['runs']} edits, against a clean `msgc lint` of the same tree (above).", "",
-                  "| first check (didOpen) | didChange → publishDiagnostics | ÷ clean `msgc lint` |", "| --- | --- | --- |",
-                  f"| {ms(editor['open'])} | {ms(editor['change'])} | {editor['change'] / results['app']['lint']['wall']:.2f}× |"]
+                  f"{yaml['runs']} edits, each in turn with a",
+                  "clean `msgc lint` of the app preset's tree (`time_edits`). yaml: a writer's source of the app preset, one",
+                  f"header edited (its translations turn stale). xliff: `{xliff['document']}` of `translator_tree`, the app preset's",
+                  f"tree with that file grown to {xliff['bytes'] / 2**20:.1f} MiB (translation-memory matches) and every unit of it stale, each",
+                  f"finding with a related location; one target edited. `msgc lint` of that tree takes {ms(xliff['tree_lint'])} (in turn",
+                  f"with the clean tree's {ms(xliff['app_lint'])}).", "",
+                  "| document | findings in it | first check (didOpen) | didChange → publishDiagnostics | clean `msgc lint` | ratio |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        for name, case in editor.items():
+            lines.append(f"| {name}: `{case['document']}`, {case['bytes'] / 1024:,.0f} KB | {case['findings']:,} | {ms(case['open'])} "
+                         f"| {ms(case['change'])} | {ms(case['lint'])} | {case['change'] / case['lint']:.2f}× |")
     if baseline:
         lines += ["", "### Against an earlier revision", "",
                   f"`msgc lint` on the app preset's tree, taken in turn with msgc built at `{baseline['commit'][:10]}` "
@@ -551,8 +639,9 @@ def targets(results, growth, everyday=None, editor=None, baseline=None):
         ratio = baseline["msgc"]["wall"] / baseline["baseline"]["wall"]
         rows.append((f"app: `msgc lint` ≤ 1.05× msgc at `{baseline['commit'][:10]}`", f"{ratio:.3f}×", ratio <= 1.05))
     if editor and "app" in results:
-        ratio = editor["change"] / results["app"]["lint"]["wall"]
-        rows.append(("app: `msgc lsp` didChange → publishDiagnostics ≤ 0.5× clean `msgc lint`", f"{ratio:.2f}×", ratio <= 0.5))
+        for name, case in editor.items():
+            ratio = case["change"] / case["lint"]
+            rows.append((f"app, {name}: `msgc lsp` didChange → publishDiagnostics ≤ 0.5× clean `msgc lint`", f"{ratio:.2f}×", ratio <= 0.5))
     if "app" in results:
         lint = results["app"]["lint"]
         rows.append(("app: `msgc lint` ≤ 100 ms wall", ms(lint["wall"]), lint["wall"] <= 0.100))
@@ -611,7 +700,20 @@ def main(argv):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--scratch-path", default=".build", help="SwiftPM scratch path for the release build")
     parser.add_argument("--baseline", metavar="REVISION", help="a git revision to time the app preset's lint against")
+    parser.add_argument("--editor-only", action="store_true",
+                        help="time only `msgc lsp` (bench_editor) and print it; BENCHMARKS.md is left as it is")
     args = parser.parse_args(argv[1:])
+    if args.editor_only:
+        msgc = build_msgc(ROOT / args.scratch_path)
+        load_before = load_average()
+        editor = bench_editor(args.seed, msgc)
+        print(f"load average before: {load_before}; after: {load_average()}")
+        print(f"`msgc lint` in turn: of the app preset {ms(editor['xliff']['app_lint'])}, of the translator's tree {ms(editor['xliff']['tree_lint'])}")
+        for name, case in editor.items():
+            print(f"{name}: {case['document']} ({case['bytes']:,} bytes, {case['findings']:,} findings): didOpen {ms(case['open'])}, "
+                  f"didChange → publishDiagnostics {ms(case['change'])} against a clean lint in turn of {ms(case['lint'])} "
+                  f"(medians of {case['runs']}) = {case['change'] / case['lint']:.2f}×")
+        return
     presets = args.presets.split(",")
     for preset in presets:
         if preset not in RUNS:

@@ -101,10 +101,10 @@ public enum Schemas {
             names.append(.string(info.name))
         }
         return .object([
-            "description": "Turns a check off or changes its severity, by code or rule name: `LEN002: off`, `TXT011: error`. Checks that find what Apple refuses cannot be lowered (`msgc explain CODE` says which).",
+            "description": "Turns a check off or changes its severity, by code or rule name: `LEN002: off`, `TXT011: error`. `false` means off too: YAML 1.1 readers (many editors' YAML plugins) read `off` as false. Checks that find what Apple refuses cannot be lowered (`msgc explain CODE` says which).",
             "type": "object",
             "propertyNames": .object(["enum": .array(names)]),
-            "additionalProperties": .object(["enum": .array(levels.map { .string($0) })]),
+            "additionalProperties": .object(["enum": .array(levels.map { .string($0) } + [.bool(false)])]),
         ])
     }
 

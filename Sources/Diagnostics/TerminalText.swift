@@ -6,7 +6,8 @@ import Model
 ///
 /// It keeps characters that a terminal would act on (controls, escapes) or that reorder or hide
 /// text (bidi controls, zero-width characters) from reaching the terminal as themselves:
-/// a diagnostic about a right-to-left override must not reorder the report it is in.
+/// a diagnostic about a right-to-left override must not reorder the report it is in, and one
+/// about a zero-width space shows it as `<U+200B>` in its message and in its snippet.
 public enum TerminalText {
     /// Message text with such characters written as `<U+202E>`.
     public static func escaped(_ text: String) -> String {
@@ -14,8 +15,7 @@ public enum TerminalText {
         var result = ""
         for scalar in text.unicodeScalars {
             if isHazard(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+                result += codePoint(scalar)
             } else {
                 result.unicodeScalars.append(scalar)
             }
@@ -23,10 +23,9 @@ public enum TerminalText {
         return result
     }
 
-    /// Whether `text` has a character `isHazard` picks, decided from its UTF-8 without decoding
-    /// it: every message and path of a report is asked, and nearly none has one. Printable ASCII
-    /// passes eight bytes at a time; of the other bytes, only the four that can lead a hazard's
-    /// UTF-8 look further.
+    /// Whether `text` has a character `isHazard` picks, decided from its UTF-8: every message
+    /// and path of a report is asked, and nearly none has one. Printable ASCII passes eight bytes
+    /// at a time; of the other bytes, only those that can lead a hazard's UTF-8 are decoded.
     public static func containsHazard(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
@@ -40,40 +39,62 @@ public enum TerminalText {
                 let byte = bytes[index]
                 if byte < 0x20 || byte == 0x7F { return true }
                 switch byte {
-                case 0xC2, 0xD8, 0xE2, 0xEF:
-                    let next = index + 1 < bytes.count ? bytes[index + 1] : 0
-                    let third = index + 2 < bytes.count ? bytes[index + 2] : 0
-                    switch byte {
-                    case 0xC2 where next >= 0x80 && next <= 0x9F: return true  // C1 controls
-                    case 0xD8 where next == 0x9C: return true  // U+061C
-                    case 0xE2 where next == 0x80 && ((0x8B...0x8F).contains(third) || (0xA8...0xAE).contains(third)): return true
-                    case 0xE2 where next == 0x81 && (0xA0...0xA9).contains(third): return true
-                    case 0xEF where next == 0xBB && third == 0xBF: return true  // U+FEFF
-                    default: break
-                    }
+                case 0xC2, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0...0xF4:
+                    var next = index
+                    if let scalar = Unicode.Scalar(UTF8Bytes.decodeScalar(bytes, at: &next)), isHazard(scalar) { return true }
+                    index = next
                 default:
-                    break
+                    index += 1
                 }
-                index += 1
             }
             return false
         }
     }
 
-    /// A source line with each such character replaced by one visible U+FFFD, and tabs by a
-    /// space, so that scalar columns and markers stay aligned.
-    public static func placeholders(_ line: String) -> String {
-        guard containsHazard(line) else { return line }
-        return String(String.UnicodeScalarView(line.unicodeScalars.map { scalar in
-            if scalar == "\t" { return " " }
-            return isHazard(scalar) ? "\u{FFFD}" : scalar
-        }))
+    /// A source line as a snippet shows it: each character `isHazard` picks written as
+    /// `<U+200B>`, as in messages, and a tab as a space, so that what is invisible or would act
+    /// on the terminal shows as what it is. Also, when the line has such a character, where each
+    /// of its scalars starts in the shown line (in scalars), and after them where the line ends;
+    /// nil when the line is shown as it is.
+    public static func snippetLine(_ line: String) -> (text: String, offsets: [Int]?) {
+        guard containsHazard(line) else { return (line, nil) }
+        var shown = String.UnicodeScalarView()
+        var offsets: [Int] = []
+        for scalar in line.unicodeScalars {
+            offsets.append(shown.count)
+            if scalar == "\t" {
+                shown.append(" ")
+            } else if isHazard(scalar) {
+                shown.append(contentsOf: codePoint(scalar).unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        offsets.append(shown.count)
+        return (String(shown), offsets)
     }
 
+    /// `<U+200B>`: `U+` and at least four hex digits, in angle brackets.
+    static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+    }
+
+    /// Whether `scalar` must not reach a terminal as itself: controls (C0, DEL, C1), format
+    /// characters (Unicode's Cf: the zero-width ones, the soft hyphen, the bidirectional marks,
+    /// embeddings, overrides and isolates, the invisible operators, tags, the BOM), the line
+    /// and paragraph separators, the Hangul fillers (letters that show as nothing) and the
+    /// noncharacters. Of the format characters, only the prepended concatenation marks (signs
+    /// that show, such as U+0600 ARABIC NUMBER SIGN) are left as they are. A test holds this
+    /// to the standard library's Unicode data for every scalar.
     public static func isHazard(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069, 0x061C, 0xFEFF: true
-        default: false
+        case 0x00...0x1F, 0x7F...0x9F, 0xAD, 0x061C, 0x115F, 0x1160, 0x180E, 0x200B...0x200F, 0x2028...0x202E,
+             0x2060...0x2064, 0x2066...0x206F, 0x3164, 0xFDD0...0xFDEF, 0xFEFF, 0xFFA0, 0xFFF9...0xFFFB,
+             0x13430...0x1343F, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0001, 0xE0020...0xE007F:
+            true
+        default:
+            scalar.value & 0xFFFE == 0xFFFE
         }
     }
 }

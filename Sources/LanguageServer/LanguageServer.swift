@@ -30,6 +30,9 @@ public final class LanguageServer {
     private var findings: [String: [Diagnostic]] = [:]
     private let cache = ReadCache()
     private var isShutDown = false
+    /// How many line indexes of documents `lineIndex(for:)` has made: one per document a check
+    /// turns positions in (for tests).
+    private(set) var lineIndexesMade = 0
 
     struct Document {
         var uri: String
@@ -223,10 +226,11 @@ public final class LanguageServer {
         let result = Compilation.compile(ContentTree(root: root, overlay: overlay, cache: cache))
         compilation = result
         findings = Dictionary(grouping: result.diagnostics) { $0.location.path }
+        var indexes = lineIndexes()
         for document in documents.values.sorted(by: { $0.uri < $1.uri }) {
             guard let path = document.path else { continue }
-            let index = LineIndex(document.text)
-            let diagnostics = JSONValue.array((findings[path] ?? []).map { lspDiagnostic($0, index) })
+            let index = indexes.index(for: path)
+            let diagnostics = JSONValue.array((findings[path] ?? []).map { lspDiagnostic($0, index, &indexes) })
             if document.uri == changed || published[document.uri] != diagnostics {
                 publish(document.uri, diagnostics, version: document.version)
             }
@@ -240,7 +244,9 @@ public final class LanguageServer {
         notify("textDocument/publishDiagnostics", .object(params))
     }
 
-    func lspDiagnostic(_ diagnostic: Diagnostic, _ index: LineIndex) -> JSONValue {
+    /// `diagnostic` for LSP, its range found in `index` (its document's) and its notes' in
+    /// `indexes`, which keeps each document's index for the whole check.
+    func lspDiagnostic(_ diagnostic: Diagnostic, _ index: LineIndex, _ indexes: inout LineIndexes) -> JSONValue {
         var message = diagnostic.message
         for note in diagnostic.notes where note.location == nil { message += "\nnote: " + note.message }
         for fix in diagnostic.fixIts { message += "\nfix: " + fix.message }
@@ -251,16 +257,27 @@ public final class LanguageServer {
             "source": "msgc",
             "message": .string(message),
         ]
-        let related: [JSONValue] = diagnostic.notes.compactMap { note in
-            guard let location = note.location else { return nil }
-            return ["location": ["uri": .string(uri(of: location.path)), "range": Self.range(location, lineIndex(for: location.path))], "message": .string(note.message)]
+        var related: [JSONValue] = []
+        for note in diagnostic.notes {
+            guard let location = note.location else { continue }
+            related.append([
+                "location": ["uri": .string(uri(of: location.path)), "range": Self.range(location, indexes.index(for: location.path))],
+                "message": .string(note.message),
+            ])
         }
         if !related.isEmpty { object["relatedInformation"] = .array(related) }
         return .object(object)
     }
 
-    /// The text of a file of the tree: the open document's, else the disk's.
+    /// An empty set of line indexes for one check or one request, each made from
+    /// `lineIndex(for:)` when first asked for.
+    func lineIndexes() -> LineIndexes {
+        LineIndexes { [unowned self] path in lineIndex(for: path) }
+    }
+
+    /// The line index of a file of the tree: the open document's text, else the disk's.
     func lineIndex(for path: String) -> LineIndex {
+        lineIndexesMade += 1
         if let document = documents.values.first(where: { $0.path == path }) { return LineIndex(document.text) }
         guard let root, case .success(let bytes) = FileReader.bytes(at: root.appendingPathComponent(path), limit: ContentLimits.maxXLIFFBytes) else {
             return LineIndex([])
@@ -292,7 +309,8 @@ public final class LanguageServer {
     private func codeActions(_ params: JSONDocument.Node?) -> JSONValue {
         guard let documentURI = Self.string(params?.member("textDocument")?.member("uri")), let document = documents[documentURI],
               let path = document.path, let range = params?.member("range") else { return .array([]) }
-        let index = LineIndex(document.text)
+        var indexes = lineIndexes()
+        let index = indexes.index(for: path)
         let start = Self.position(range.member("start"))
         let end = Self.position(range.member("end"))
         var actions: [JSONValue] = []
@@ -302,14 +320,13 @@ public final class LanguageServer {
             for fix in diagnostic.fixIts where !fix.edits.isEmpty {
                 var changes: [String: [JSONValue]] = [:]
                 for edit in fix.edits {
-                    let editIndex = edit.location.path == path ? index : lineIndex(for: edit.location.path)
                     changes[uri(of: edit.location.path), default: []].append(
-                        ["range": Self.range(edit.location, editIndex), "newText": .string(edit.replacement)])
+                        ["range": Self.range(edit.location, indexes.index(for: edit.location.path)), "newText": .string(edit.replacement)])
                 }
                 actions.append([
                     "title": .string(fix.message),
                     "kind": "quickfix",
-                    "diagnostics": [lspDiagnostic(diagnostic, index)],
+                    "diagnostics": [lspDiagnostic(diagnostic, index, &indexes)],
                     "isPreferred": .bool(diagnostic.fixIts.count == 1),
                     "edit": ["changes": .object(changes.mapValues { .array($0) })],
                 ])

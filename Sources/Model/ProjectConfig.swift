@@ -142,6 +142,16 @@ public struct ProductLocales: Sendable {
 public struct RuleSetting: Hashable, Sendable {
     public enum Level: String, Hashable, Sendable, CaseIterable {
         case off, warning, error
+
+        /// The level a setting's value names: `off`, `warning` or `error`, or `false` (also
+        /// `False`, `FALSE`) for `off`. YAML 1.1 readers, such as many editors' YAML plugins,
+        /// read `off` as the boolean false, and write it back as `false`.
+        public init?(written: String) {
+            switch written {
+            case "false", "False", "FALSE": self = .off
+            default: self.init(rawValue: written)
+            }
+        }
     }
 
     /// The code or rule name as written.

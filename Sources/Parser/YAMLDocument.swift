@@ -392,7 +392,7 @@ struct MappingReader {
                     "keys of '\(key)' must be codes such as LEN002", at: document.location(of: keyNode)))
                 continue
             }
-            guard let valueScalar = valueNode.scalar, let level = RuleSetting.Level(rawValue: valueScalar.string) else {
+            guard let valueScalar = valueNode.scalar, let level = RuleSetting.Level(written: valueScalar.string) else {
                 diagnostics.append(ParserDiagnostics.valueNotAllowed.diagnose(
                     "'\(codeScalar.string)' in '\(key)' must be one of \(allowed)",
                     at: valueNode.scalar.map { document.located($0).valueSpan } ?? document.location(of: valueNode)))

@@ -45,13 +45,44 @@ import Testing
             + "the source is now 'Stay <U+202E>with<U+001B>[2J us'%0Anote: the translation: 'Bleib<U+200B>'%0Afix: write 'a<U+0007>b'\n")
     }
 
-    @Test func snippetsKeepColumnsWithVisiblePlaceholders() {
-        let source = SourceFile(path: "messages/a.yaml", text: "    header: \"a\u{202E}b\"\n")
-        let diagnostic = Diagnostic(
-            code: "TXT003", severity: .error, location: SourceLocation(path: "messages/a.yaml", line: 1, column: 15, endLine: 1, endColumn: 16),
-            message: "header contains U+202E RIGHT-TO-LEFT OVERRIDE")
-        let output = HumanRenderer.render([diagnostic], options: RenderOptions(sources: ["messages/a.yaml": source]))
-        #expect(output.contains(" 1 |     header: \"a\u{FFFD}b\"\n   |               ^\n"))
+    /// An invisible, control or bidi character shows in a snippet as its code point, never as
+    /// itself or as U+FFFD, and the marker covers it and keeps pointing at what follows.
+    @Test func snippetsShowHazardsAsCodePoints() {
+        let source = SourceFile(path: "messages/a.yaml", text: "    header: \"a\u{202E}b\u{200B}c\tdef\u{AD}g\u{E0041}\"\n")
+        func render(column: Int, endColumn: Int) -> String {
+            let diagnostic = Diagnostic(
+                code: "TXT003", severity: .error,
+                location: SourceLocation(path: "messages/a.yaml", line: 1, column: column, endLine: 1, endColumn: endColumn),
+                message: "header contains a character")
+            return HumanRenderer.render([diagnostic], options: RenderOptions(sources: ["messages/a.yaml": source]))
+        }
+        let line = " 1 |     header: \"a<U+202E>b<U+200B>c def<U+00AD>g<U+E0041>\"\n"
+        func marker(_ offset: Int, _ width: Int) -> String {
+            "   | " + String(repeating: " ", count: offset) + "^" + String(repeating: "~", count: width - 1) + "\n"
+        }
+        #expect(render(column: 15, endColumn: 16).contains(line + marker(14, 8)))
+        #expect(render(column: 17, endColumn: 18).contains(line + marker(23, 8)))
+        // Past the characters shown wider, the marker still points at its own characters.
+        #expect(render(column: 20, endColumn: 23).contains(line + marker(33, 3)))
+        #expect(render(column: 23, endColumn: 24).contains(line + marker(36, 8)))
+        #expect(render(column: 25, endColumn: 26).contains(line + marker(45, 9)))
+        #expect(!render(column: 15, endColumn: 16).unicodeScalars.contains { $0.value == 0xFFFD || $0.value == 0x200B || $0.value == 0xAD })
+    }
+
+    /// Every control, format character (but the prepended concatenation marks, which show) and
+    /// line or paragraph separator is a hazard; so are the Hangul fillers and the noncharacters,
+    /// and nothing else.
+    @Test func hazardsAreTheInvisibleAndControlClasses() {
+        let prepended: Set<UInt32> = [0x600, 0x601, 0x602, 0x603, 0x604, 0x605, 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x110BD, 0x110CD]
+        let fillers: Set<UInt32> = [0x115F, 0x1160, 0x3164, 0xFFA0]
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let category = scalar.properties.generalCategory
+            let expected = (category == .control || category == .format || category == .lineSeparator || category == .paragraphSeparator)
+                && !prepended.contains(value) || fillers.contains(value) || scalar.properties.isNoncharacterCodePoint
+            #expect(TerminalText.isHazard(scalar) == expected, "U+\(String(value, radix: 16))")
+            if TerminalText.isHazard(scalar) != expected { return }
+        }
     }
 
     @Test func aVeryLongLineIsCutToAWindowAroundTheColumn() {

@@ -68,6 +68,24 @@ import Yams
         }
     }
 
+    /// `false` turns a check off, for msgc and for the schema: YAML 1.1 readers, such as many
+    /// editors' YAML plugins, read `off` as false and write it back so.
+    @Test func falseIsOffInRules() throws {
+        let config = "bundleId: com.example.app\nsourceLocale: en-US\nlocales: [en-US]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.app.yearly\nrules:\n  LEN002: false\n  TXT011: off\n  TXT012: warning\n"
+        #expect(try SchemaValidator.errors(yaml: config, schema: Schemas.schema(.config)).isEmpty)
+        // As a YAML 1.1 reader sees `off`: the boolean false.
+        let yaml11 = try Resolver.Rule(.bool, "^(?:off|Off|OFF|false|False|FALSE)$")
+        let value = try Yams.load(yaml: config, SchemaValidator.core.appending(yaml11))
+        var errors: [String] = []
+        SchemaValidator.validate(value, against: Schemas.schema(.config), at: "", into: &errors)
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(try !SchemaValidator.errors(yaml: config.replacingOccurrences(of: "LEN002: false", with: "LEN002: true"), schema: Schemas.schema(.config)).isEmpty)
+
+        let (parsed, _, diagnostics) = ConfigParser.parse(bytes: Array(config.utf8))
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(parsed?.ruleSettings.map(\.level.value) == [.off, .off, .warning])
+    }
+
     static func schema(for path: String) -> JSONValue {
         Schemas.schema(path == "msgc.yaml" ? .config : .messages)
     }
@@ -215,6 +233,7 @@ enum SchemaValidator {
         switch allowed {
         case .null: typeName(value) == "null"
         case .string(let text): (value as? String) == text
+        case .bool(let flag): (value as? Bool) == flag
         default: false
         }
     }

@@ -74,7 +74,13 @@ public enum HumanRenderer {
     private static func snippet(for location: SourceLocation, files: ReportFiles, style: Style, to output: inout ReportText) {
         guard let lineNumber = location.line, let source = files.source(location.file),
               let rawLine = source.line(lineNumber) else { return }
-        let shownLine = TerminalText.placeholders(rawLine)
+        // Invisible and control characters shown as `<U+200B>`: columns count the line's own
+        // scalars, and are moved to where each is shown.
+        let (shownLine, offsets) = TerminalText.snippetLine(rawLine)
+        func shownColumn(_ column: Int) -> Int {
+            guard let offsets, column >= 1 else { return column }
+            return column - 1 < offsets.count ? offsets[column - 1] + 1 : offsets[offsets.count - 1] + column - offsets.count + 1
+        }
         // Scalars counted from UTF-8: nearly every line is shown whole, and is then walked only
         // up to the end of its marker.
         let scalarCount = shownLine.unicodeScalarCount
@@ -84,7 +90,7 @@ public enum HumanRenderer {
         let line: String
         let cut: [Unicode.Scalar]
         if !isWhole {
-            let anchor = min(max((location.column ?? 1) - 1, 0), scalarCount)
+            let anchor = min(max(shownColumn(location.column ?? 1) - 1, 0), scalarCount)
             lower = max(0, min(anchor - maxSnippetScalars / 4, scalarCount - maxSnippetScalars))
             upper = lower + maxSnippetScalars
             cut = Array(shownLine.unicodeScalars.dropFirst(lower).prefix(maxSnippetScalars))
@@ -107,11 +113,11 @@ public enum HumanRenderer {
         output += " "
         output += line
         output += "\n"
-        guard let column = location.column else { return }
+        guard let column = location.column.map(shownColumn) else { return }
         let shown = upper - lower
         let start = lower + min(max(column - 1 - lower, 0), shown)
         var end = start + 1
-        if location.endLine == lineNumber, let endColumn = location.endColumn {
+        if location.endLine == lineNumber, let endColumn = location.endColumn.map(shownColumn) {
             end = lower + min(max(endColumn - 1 - lower, start - lower + 1), max(shown, start - lower + 1))
         }
         let before: Int

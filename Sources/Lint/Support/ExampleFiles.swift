@@ -11,18 +11,19 @@ enum ExampleFiles {
     ]
 
     /// `translations/de-DE.xliff` as XLIFF 1.2, with the targets in `overrides` (by field id)
-    /// written as given, `⟦⟧` markers included.
-    static func german(_ overrides: [String: String]) -> [String: String] {
-        ["translations/de-DE.xliff": xliff(overrides)]
+    /// written as given, `⟦⟧` markers included, and the sources in `sources` (for an example
+    /// that changes the source text too).
+    static func german(_ overrides: [String: String], sources: [String: String] = [:]) -> [String: String] {
+        ["translations/de-DE.xliff": xliff(overrides, sources: sources)]
     }
 
     /// The German translation as XLIFF 1.2 text, with `targetLanguage` written as given.
-    static func xliff(_ overrides: [String: String] = [:], targetLanguage: String = "de-DE") -> String {
+    static func xliff(_ overrides: [String: String] = [:], sources: [String: String] = [:], targetLanguage: String = "de-DE") -> String {
         var units = ""
         for (id, source, target) in germanTargets {
             units += """
                       <trans-unit id="com.example.news.premium.yearly/winback/\(id)">
-                        <source>\(source)</source>
+                        <source>\(sources[id] ?? source)</source>
                         <target state="translated">\(overrides[id] ?? target)</target>
                       </trans-unit>
 

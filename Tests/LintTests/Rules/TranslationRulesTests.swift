@@ -61,6 +61,55 @@ import Testing
         #expect(percentDropped.count == 1)
     }
 
+    /// Number words of an English source, as translators write them: `1つ` for "at least one",
+    /// `0` for "zero", `2` for "two-factor".
+    @Test(arguments: [
+        ("Keep at least one device signed in", "ja", "少なくとも1つのデバイスでサインインしたままにしてください"),
+        ("Zero fees, cancel anytime", "de-DE", "0 € Gebühren, jederzeit kündbar"),
+        ("Turn on two-factor sign-in", "de-DE", "Aktivieren Sie die 2-Faktor-Anmeldung"),
+        ("Your first month is free", "de-DE", "Ihr 1. Monat ist kostenlos"),
+        ("Save Twelve percent today", "de-DE", "Sparen Sie heute 12 %"),
+        ("Three months for the price of one", "ja", "1か月分の料金で3か月"),
+        // A word may stay a word in the translation.
+        ("Keep at least one device signed in", "de-DE", "Lassen Sie mindestens ein Gerät angemeldet"),
+    ])
+    func numberWordsOfTheSourceMayBeDigits(source: String, locale: String, translated: String) {
+        #expect(NumberMismatch().check(Self.context(source: source, translated: translated, locale: locale)).isEmpty, "\(translated)")
+    }
+
+    @Test func aDigitForANumberWordMustNameTheSameNumber() {
+        let found = NumberMismatch().check(Self.context(source: "Keep at least one device signed in", translated: "Lassen Sie mindestens 2 Geräte angemeldet"))
+        #expect(found.map(\.message) == ["de-DE body has 2 ('2'), which the source does not have"])
+        // Not a percentage where the source's word is none, nor the other way round.
+        #expect(NumberMismatch().check(Self.context(source: "Save one percent", translated: "Sparen Sie 1")).count == 1)
+        #expect(NumberMismatch().check(Self.context(source: "Save one more", translated: "Sparen Sie 1 %")).count == 1)
+        // Each word stands for one digit.
+        #expect(NumberMismatch().check(Self.context(source: "One offer", translated: "1 Angebot, 1 Monat")).count == 1)
+    }
+
+    /// Only whole words, and not the units of a tens compound.
+    @Test func numberWordsAreWholeWords() {
+        #expect(NumberWords.numbers(in: "Someone often gets it done").isEmpty)
+        #expect(NumberWords.numbers(in: "twenty-one days, forty-second street").isEmpty)
+        #expect(NumberWords.numbers(in: "two-factor, one-time, ZERO, Third").map(\.value) == ["2", "1", "0", "3"])
+        #expect(NumberWords.numbers(in: "one percent, two per cent, three %, four").map(\.isPercent) == [true, true, true, false])
+    }
+
+    /// Number words are read in English sources only, and never in translations.
+    @Test func numberWordsAreEnglishOnly() {
+        let german = LintFixture.context(
+            messages: [LintFixture.message(body: "Mindestens ein Gerät")],
+            config: LintFixture.config(locales: ["de-DE", "en-US"], sourceLocale: "de-DE"), translations: ["en-US": [.body: "At least 1 device"]])
+        #expect(NumberMismatch().check(german).count == 1)
+        let french = LintFixture.context(
+            messages: [LintFixture.message(body: "Keep one device")],
+            config: LintFixture.config(locales: ["fr-FR", "en-US"], sourceLocale: "fr-FR"), translations: ["en-US": [.body: "Keep 1 device"]])
+        #expect(NumberMismatch().check(french).count == 1)
+        // A source digit stays a digit, in English translations too.
+        #expect(NumberMismatch().check(Self.context(source: "3 months free", translated: "three months free", locale: "en-GB")).count == 1)
+        #expect(NumberWords.reads(locale: "en-GB") && NumberWords.reads(locale: "EN") && !NumberWords.reads(locale: "eo"))
+    }
+
     @Test func sourceTextsAreNotCompared() {
         #expect(NumberMismatch().check(LintFixture.context()).isEmpty)
     }

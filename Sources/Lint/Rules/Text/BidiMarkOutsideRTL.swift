@@ -34,7 +34,8 @@ struct BidiMarkOutsideRTL: LintRule {
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), but \(item.locale) is written left to right",
                     at: context.location(of: item.text, atScalarOffset: offset),
-                    fixIts: [FixIt("remove the invisible mark")], subject: item.subject))
+                    fixIts: [FixIt("remove the invisible mark", edits: context.edit(replacing: item.text, atScalarOffset: offset).map { [$0] } ?? [])],
+                    subject: item.subject))
             }
         }
         return diagnostics

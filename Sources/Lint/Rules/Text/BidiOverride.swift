@@ -28,7 +28,9 @@ struct BidiOverride: LintRule {
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains \(UnicodeName.describe(scalar)), which reorders the text around it",
                     at: context.location(of: item.text, atScalarOffset: offset),
-                    fixIts: [FixIt("remove it; if the direction of a run needs help, use an isolate (U+2066–U+2069) or a mark (U+200E, U+200F)")],
+                    fixIts: [FixIt(
+                        "remove it; if the direction of a run needs help, use an isolate (U+2066–U+2069) or a mark (U+200E, U+200F)",
+                        edits: context.edit(replacing: item.text, atScalarOffset: offset).map { [$0] } ?? [])],
                     subject: item.subject))
             }
         }

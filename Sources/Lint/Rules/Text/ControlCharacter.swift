@@ -32,16 +32,17 @@ struct ControlCharacter: LintRule {
         var diagnostics: [Diagnostic] = []
         for item in context.textsWithNotableScalars {
             for (offset, scalar) in item.scalars(where: Self.isFlagged) {
-                let fix = if scalar == "\t" {
-                    "replace it with a space"
+                let fix: FixIt
+                if scalar == "\t" {
+                    fix = FixIt("replace it with a space", edits: context.edit(replacing: item.text, atScalarOffset: offset, with: " ").map { [$0] } ?? [])
                 } else if Self.isBlockScalarEnd(item.text, scalar: scalar, offset: offset) {
-                    "write the block as `|-` or `>-`: `|` and `>` keep the final line break"
+                    fix = FixIt("write the block as `|-` or `>-`: `|` and `>` keep the final line break")
                 } else {
-                    "remove it; Apple shows every field as one line"
+                    fix = FixIt("remove it; Apple shows every field as one line", edits: context.edit(replacing: item.text, atScalarOffset: offset).map { [$0] } ?? [])
                 }
                 diagnostics.append(diagnose(
                     "\(item.displayName) contains the control character \(UnicodeName.describe(scalar))",
-                    at: context.location(of: item.text, atScalarOffset: offset), fixIts: [FixIt(fix)], subject: item.subject))
+                    at: context.location(of: item.text, atScalarOffset: offset), fixIts: [fix], subject: item.subject))
             }
         }
         return diagnostics

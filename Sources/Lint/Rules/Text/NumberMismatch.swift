@@ -8,21 +8,33 @@ import Model
 /// source's `50%`, and `1.000` or `1 000` equal `1,000` (see `NumberScanner` for the rules). A
 /// number written as a word in the translation ("half") is reported: the offer Apple applies
 /// does not change with the language, so its numbers should not either.
+///
+/// The other way round is how translators write: when the source language is English, its
+/// number words zero to twelve and first to twelfth (`NumberWords`) count as the numbers they
+/// name, so a translation may write them as digits ("at least one" as `1つ`, "zero fees" as
+/// `0 €`) or as words of its own language. They are never required as digits: "a second
+/// chance" need not become `2`. A source digit stays a digit in every translation, English
+/// ones included, since msgc cannot read number words in the other languages it ships.
 struct NumberMismatch: LintRule {
     static let info = RuleInfo(
         code: "TXT012", name: "number-mismatch", severity: .error,
         summary: "A translation's numbers or percentages differ from its source's.",
-        rationale: "A retention message's numbers are promises (50% off, 3 months free). A translation that says 40% or drops the number misstates the offer in that language, which no reviewer who does not read it will notice.",
+        rationale: "A retention message's numbers are promises (50% off, 3 months free). A translation that says 40% or drops the number misstates the offer in that language, which no reviewer who does not read it will notice. Numbers are compared by value across digit systems and separators. When the source language is English, a number the source spells out (zero to twelve, first to twelfth, also in compounds such as \"two-factor\") may be written as a digit in the translation, or as a word; a digit must name the same number. Number words are read in English sources only, and never in translations: a source digit must stay a digit.",
         examples: [
             .valid("header: Stay with Premium", extraFiles: ExampleFiles.german([:])),
+            .valid("body: Keep at least one device signed in.", extraFiles: ExampleFiles.german(
+                ["body": "Lassen Sie mindestens 1 Gerät angemeldet."], sources: ["body": "Keep at least one device signed in."])),
             .invalid("header: Stay with Premium", extraFiles: ExampleFiles.german([
                 "body": "Behalten Sie Ihr Jahresabo und sparen Sie ⟦40 %⟧ bei der nächsten Verlängerung.",
             ])),
+            .invalid("body: Keep at least one device signed in.", extraFiles: ExampleFiles.german(
+                ["body": "Lassen Sie mindestens ⟦2⟧ Geräte angemeldet."], sources: ["body": "Keep at least one device signed in."])),
         ],
         mayBeLowered: true)
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        let readsWords = NumberWords.reads(locale: context.config.sourceLocale.value)
         for item in context.fieldTexts where !item.isSource {
             // A source's numbers are found once, with its FieldText, not again in every locale.
             var unmatchedSource: [NumberToken]
@@ -39,6 +51,16 @@ struct NumberMismatch: LintRule {
                     unmatchedSource.remove(at: index)
                 } else {
                     extra.append(token)
+                }
+            }
+            // A digit the source's digits leave over may stand for a number word of the source
+            // (read only then: nearly every translation has none over).
+            if !extra.isEmpty, readsWords, let source = context.sourceText(of: item) {
+                var words = NumberWords.numbers(in: source.value)
+                extra.removeAll { token in
+                    guard let index = words.firstIndex(where: { $0.value == token.value && $0.isPercent == token.isPercent }) else { return false }
+                    words.remove(at: index)
+                    return true
                 }
             }
             for token in extra {

@@ -49,7 +49,7 @@ struct SurroundingWhitespace: LintRule {
                     ? "\(count) space\(count == 1 ? "" : "s")"
                     : run.map(UnicodeName.describe).joined(separator: ", ")
                 let location = context.location(of: item.text, atScalarOffset: offset, length: count)
-                let edits: [FixIt.Edit] = item.isSource ? [.init(location: location, replacement: "")] : []
+                let edits = context.edit(replacing: item.text, atScalarOffset: offset, length: count).map { [$0] } ?? []
                 diagnostics.append(diagnose(
                     "\(item.displayName) \(edge) with \(what)", at: location,
                     fixIts: [FixIt("remove the white space", edits: edits)], subject: item.subject))

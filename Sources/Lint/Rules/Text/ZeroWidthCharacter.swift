@@ -65,7 +65,8 @@ struct ZeroWidthCharacter: LintRule {
                     diagnostics.append(diagnose(
                         "\(item.displayName) contains the invisible character \(UnicodeName.describe(scalar))",
                         at: context.location(of: item.text, atScalarOffset: offset),
-                        fixIts: [FixIt("remove it")], subject: item.subject))
+                        fixIts: [FixIt("remove it", edits: context.edit(replacing: item.text, atScalarOffset: offset).map { [$0] } ?? [])],
+                        subject: item.subject))
                 }
             }
         }
