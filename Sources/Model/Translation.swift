@@ -67,6 +67,25 @@ public struct TranslationUnit: Hashable, Sendable {
     }
 }
 
+extension TranslationFile.Version {
+    /// The values this version defines for a translation's state: 1.2 `target/@state`, 2.0
+    /// `segment/@state` (whose finer states go in `subState`).
+    public var stateValues: [String] {
+        switch self {
+        case .v1_2:
+            ["new", "needs-translation", "needs-adaptation", "needs-l10n", "needs-review-translation",
+             "needs-review-adaptation", "needs-review-l10n", "translated", "signed-off", "final"]
+        case .v2_0: ["initial", "translated", "reviewed", "final"]
+        }
+    }
+
+    /// Whether the version gives `raw` a meaning: one of `stateValues`, or in 1.2 a custom
+    /// `x-…` state (2.0 has none; a tool's own states go in `subState` there).
+    public func defines(state raw: String) -> Bool {
+        (self == .v1_2 && raw.hasPrefix("x-")) || stateValues.contains(raw)
+    }
+}
+
 /// One XLIFF file of the content tree, as far as it could be read.
 public struct TranslationFile: Hashable, Sendable {
     public enum Version: String, Sendable, Hashable {
