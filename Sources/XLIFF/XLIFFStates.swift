@@ -61,11 +61,15 @@ public enum XLIFFStates {
 
     /// The state of `version` closest to a value it does not define, for a diagnostic: the one
     /// that differs only in case, else the one fewest edits away (`Translated` → `translated`,
-    /// `signed_off` → `signed-off`, 1.2's `signed-off` in a 2.0 file → `reviewed`).
+    /// `signed_off` → `signed-off`, 1.2's `signed-off` in a 2.0 file → `reviewed`, a 1.2-style
+    /// `x-…` in a 2.0 file → `initial`).
     static func nearest(to raw: String, in version: TranslationFile.Version) -> String {
         let lowered = raw.lowercased()
         if let same = version.stateValues.first(where: { $0 == lowered }) { return same }
         if version == .v2_0, let mapped = xliff20Equivalent[lowered] { return mapped }
+        // 2.0 has no custom states: a tool's own goes in `subState`, beside `initial` (what
+        // msgc reads an unknown state as) until someone says the text is translated.
+        if version == .v2_0 && lowered.hasPrefix("x-") { return "initial" }
         let letters = Array(String(lowered.map { $0 == "_" ? "-" : $0 }).unicodeScalars)
         var best = version.stateValues[0]
         var bestDistance = Int.max
