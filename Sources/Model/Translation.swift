@@ -72,17 +72,26 @@ extension TranslationFile.Version {
     /// `segment/@state` (whose finer states go in `subState`).
     public var stateValues: [String] {
         switch self {
-        case .v1_2:
-            ["new", "needs-translation", "needs-adaptation", "needs-l10n", "needs-review-translation",
-             "needs-review-adaptation", "needs-review-l10n", "translated", "signed-off", "final"]
-        case .v2_0: ["initial", "translated", "reviewed", "final"]
+        case .v1_2: Self.states12
+        case .v2_0: Self.states20
         }
     }
 
+    private static let states12 = [
+        "new", "needs-translation", "needs-adaptation", "needs-l10n", "needs-review-translation",
+        "needs-review-adaptation", "needs-review-l10n", "translated", "signed-off", "final",
+    ]
+    private static let states20 = ["initial", "translated", "reviewed", "final"]
+
     /// Whether the version gives `raw` a meaning: one of `stateValues`, or in 1.2 a custom
-    /// `x-…` state (2.0 has none; a tool's own states go in `subState` there).
+    /// `x-…` state (2.0 has none; a tool's own states go in `subState` there). The reader asks
+    /// for every target, so the usual answers come first.
     public func defines(state raw: String) -> Bool {
-        (self == .v1_2 && raw.hasPrefix("x-")) || stateValues.contains(raw)
+        if raw == "translated" || raw == "final" { return true }
+        switch self {
+        case .v1_2: return raw.hasPrefix("x-") || Self.states12.contains(raw)
+        case .v2_0: return Self.states20.contains(raw)
+        }
     }
 }
 
