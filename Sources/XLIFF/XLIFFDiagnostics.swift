@@ -255,7 +255,8 @@ public enum XLIFFDiagnostics {
             An empty target, or one of only white space, is no translation whatever its state, so \
             msgc never uses it. When the state says the unit is translated or beyond (1.2 \
             `translated`, a needs-review state, `signed-off`, `final`, or `approved="yes"` on the \
-            unit; 2.0 `translated`, `reviewed` or `final`), the file contradicts itself: the \
+            unit; 2.0 `translated`, `reviewed` or `final`, whatever `subState` refines it to), \
+            the file contradicts itself: the \
             translator's tool shows the work as done while the field is missing in that locale. \
             This usually comes from a confirmed empty segment, a text deleted after review, or a \
             script that set every state. A target without a state is no claim (translate-toolkit \
