@@ -11,7 +11,8 @@ import XLIFF
 public enum Codes {
     /// Sorted by code.
     public static let all: [RuleInfo] =
-        (ParserDiagnostics.all + RuleSettings.all + XLIFFDiagnostics.infos + StateDiagnostics.all + Registry.infos).sorted { $0.code < $1.code }
+        (ParserDiagnostics.all + RuleSettings.all + XLIFFDiagnostics.infos + StateDiagnostics.all + Registry.infos
+            + TranslatorReport.infos).sorted { $0.code < $1.code }
 
     /// The info for a code or a rule name, case-insensitively.
     public static func info(for codeOrName: String) -> RuleInfo? {

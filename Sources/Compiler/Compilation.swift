@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import LanguageTags
 import Lint
 import Model
 import Parser
@@ -36,7 +37,11 @@ public struct Compilation: Sendable {
         tree.keepsTranslatorNotes = false
         var (catalog, parseDiagnostics) = tree.load()
         let localization = Localizer.localize(catalog)
-        if let binding = catalog.config.map(LocaleBinding.init) { parseDiagnostics = parseDiagnostics.map { bindingLocale($0, binding) } }
+        if let config = catalog.config {
+            let binding = LocaleBinding(config)
+            parseDiagnostics = parseDiagnostics.map { bindingLocale($0, binding) }
+            parseDiagnostics = parseDiagnostics.map { suggestingLocale($0, catalog: catalog, config: config, binding: binding) }
+        }
         // A readable XLIFF file that cannot be used at all (no target language, or the source
         // locale's) gets one diagnostic that says why, not one for every unit in it.
         let unusable = Set(catalog.unusableTranslationFiles.map(\.path))
@@ -66,12 +71,66 @@ public struct Compilation: Sendable {
     }
 
     /// A parser finding in an XLIFF file names the file's target language as written; where
-    /// that is a project locale in another case (`de-de`), the finding is about that locale.
+    /// that is a project locale spelled otherwise (`de-de`, `de_DE`), the finding is about that locale.
     static func bindingLocale(_ diagnostic: Diagnostic, _ binding: LocaleBinding) -> Diagnostic {
-        guard let locale = diagnostic.subject?.locale, binding.isCaseVariant(locale) else { return diagnostic }
+        guard let locale = diagnostic.subject?.locale, binding.isVariantSpelling(locale) else { return diagnostic }
         var bound = diagnostic
         bound.subject?.locale = binding.locale(for: locale)
         return bound
+    }
+
+    /// XLF011 (no target language) names the locale the file's name suggests, if any: a
+    /// project locale that a part of the path names (`de-DE.xliff`, `de_DE.xlf`, Xcode's
+    /// `de.xcloc/Localized Contents/de.xliff`, `de.lproj`), else a well-formed tag it names.
+    /// msgc never takes a locale from a name; the fix-it, where the tag is on one line, adds
+    /// the attribute.
+    static func suggestingLocale(_ diagnostic: Diagnostic, catalog: Catalog, config: ProjectConfig, binding: LocaleBinding) -> Diagnostic {
+        guard diagnostic.code == XLIFFDiagnostics.missingTargetLanguage.code,
+              let file = catalog.translationFiles.first(where: { $0.path == diagnostic.location.path }), let version = file.version,
+              let locale = suggestedLocale(forPath: file.path, config: config, binding: binding)
+        else { return diagnostic }
+        let attribute = XLIFFDiagnostics.targetLanguageAttribute(version)
+        var suggested = diagnostic
+        suggested.message += "; its name suggests '\(locale)'"
+        let insertion = " \(attribute)=\"\(locale)\""
+        var edits: [FixIt.Edit] = []
+        let location = diagnostic.location
+        if let line = location.line, location.endLine == line, let endColumn = location.endColumn,
+           let text = catalog.sourceFiles[file.path]?.line(line) {
+            let scalars = Array(text.unicodeScalars)
+            var close = endColumn - 2
+            if close >= 1, close < scalars.count, scalars[close] == ">" {
+                if scalars[close - 1] == "/" { close -= 1 }
+                let at = SourceLocation(path: file.path, line: line, column: close + 1, endLine: line, endColumn: close + 1)
+                edits = [.init(location: at, replacement: insertion)]
+            }
+        }
+        suggested.fixIts = [FixIt("add \(attribute)=\"\(locale)\" if the file translates into \(locale)", edits: edits)]
+        return suggested
+    }
+
+    /// The locale a translation file's path names: a project locale first, else a well-formed
+    /// language tag; nil when no part of the path below `translations/` names one.
+    static func suggestedLocale(forPath path: String, config: ProjectConfig, binding: LocaleBinding) -> String? {
+        let parts = path.split(separator: "/").dropFirst().reversed().map { part -> String in
+            var stem = String(part)
+            for suffix in [".xliff", ".xlf", ".xcloc", ".lproj"] where stem.lowercased().hasSuffix(suffix) {
+                stem = String(stem.dropLast(suffix.count))
+            }
+            return stem
+        }
+        let projectLocales = Set(config.locales.map(\.value))
+        for stem in parts where projectLocales.contains(binding.locale(for: stem)) {
+            return binding.locale(for: stem)
+        }
+        for stem in parts {
+            let tag = String(stem.map { $0 == "_" ? "-" : $0 })
+            // A lone three-letter stem (`app`, `ios`) is more often a name than a language.
+            let primary = tag.prefix { $0 != "-" }
+            guard !tag.isEmpty, tag.count <= 35, primary.count == 2 || tag.contains("-") else { continue }
+            if LanguageTagChecker.checkValidity(tag).isEmpty { return tag }
+        }
+        return nil
     }
 
     /// A finding in a pseudo locale is a forecast of what real translations may run into, not a

@@ -93,23 +93,24 @@ public struct ContentTree: Sendable {
                 switch bytes(of: path, limit: ContentLimits.maxSourceBytes) {
                 case .success(let bytes):
                     if let cached = cache?.source(path, bytes: bytes) { return .source(cached) }
-                    let parsed = MessageSourceParser.parse(bytes: bytes, path: path)
-                    cache?.store(source: parsed, path: path, bytes: bytes)
-                    return .source(parsed)
+                    let parsed = MessageSourceParser.read(bytes: bytes, path: path)
+                    return .source(cache?.store(source: parsed, path: path, bytes: bytes) ?? parsed)
                 case .failure(let failure):
-                    return .source(([], nil, [readFailure(failure, path: path)]))
+                    return .source(ParsedMessageSource(unreadable: path, diagnostics: [readFailure(failure, path: path)]))
                 }
             case .image(let path):
                 return .image(image(at: path))
             }
         }
         var imagesOnDisk: [String: ImageAsset] = [:]
+        var damagedSources: [DamagedMessageSource] = []
         for (job, result) in zip(jobs, results) {
             switch result {
-            case .source(let (parsed, source, sourceDiagnostics)):
-                messages += parsed
-                if let source, case .source(let path) = job { sources[path] = source }
-                diagnostics += sourceDiagnostics
+            case .source(let parsed):
+                messages += parsed.messages
+                if let source = parsed.source, case .source(let path) = job { sources[path] = source }
+                diagnostics += parsed.diagnostics
+                if let damage = parsed.damage { damagedSources.append(damage) }
             case .image(let asset):
                 imagesOnDisk[asset.path] = asset
             }
@@ -167,7 +168,7 @@ public struct ContentTree: Sendable {
 
         let catalog = Catalog(
             config: config, messages: messages, translationFiles: translationFiles, images: images,
-            imageFilesOnDisk: imagePaths, sourceFiles: sources)
+            imageFilesOnDisk: imagePaths, sourceFiles: sources, damagedSources: damagedSources)
         return (catalog, diagnostics)
     }
 
@@ -323,7 +324,7 @@ private enum ParseJob: Sendable {
 }
 
 private enum ParseResult: Sendable {
-    case source(([Message], SourceFile?, [Diagnostic]))
+    case source(ParsedMessageSource)
     case image(ImageAsset)
 }
 
@@ -335,20 +336,41 @@ private enum ParseResult: Sendable {
 /// threads; the cache locks around each lookup and store.
 public final class ReadCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var sources: [String: (bytes: [UInt8], parsed: ([Message], SourceFile?, [Diagnostic]))] = [:]
+    private var sources: [String: (bytes: [UInt8], parsed: ParsedMessageSource)] = [:]
+    /// The ids of the messages the last source read whole at each path held: what a source that
+    /// is now broken (an editor's unsaved buffer) named before it broke.
+    private var namedMessages: [String: [String]] = [:]
     private var translations: [String: (bytes: [UInt8], expected: ExpectedUnits, keepsNotes: Bool, read: (TranslationFile, [Diagnostic], SourceFile?))] = [:]
 
     public init() {}
 
-    func source(_ path: String, bytes: [UInt8]) -> ([Message], SourceFile?, [Diagnostic])? {
+    func source(_ path: String, bytes: [UInt8]) -> ParsedMessageSource? {
         lock.withLock {
             guard let entry = sources[path], entry.bytes == bytes else { return nil }
             return entry.parsed
         }
     }
 
-    func store(source parsed: ([Message], SourceFile?, [Diagnostic]), path: String, bytes: [UInt8]) {
-        lock.withLock { sources[path] = (bytes, parsed) }
+    /// Keeps `parsed` for the next load, and returns it as that load should see it: a source
+    /// that can no longer be read far enough to name its messages names those it held when it
+    /// last could, so that in the editor a broken buffer makes exactly those messages' units
+    /// wait for it, not every unit no other message claims.
+    func store(source parsed: ParsedMessageSource, path: String, bytes: [UInt8]) -> ParsedMessageSource {
+        lock.withLock {
+            var parsed = parsed
+            if let damage = parsed.damage, damage.hasUnnamedMessages {
+                if let named = namedMessages[path] {
+                    var ids = damage.messageIDs
+                    var seen = Set(ids)
+                    for id in named where seen.insert(id).inserted { ids.append(id) }
+                    parsed.damage = DamagedMessageSource(path: path, messageIDs: ids, hasUnnamedMessages: false)
+                }
+            } else {
+                namedMessages[path] = parsed.messages.map(\.id) + (parsed.damage?.messageIDs ?? [])
+            }
+            sources[path] = (bytes, parsed)
+            return parsed
+        }
     }
 
     func translation(

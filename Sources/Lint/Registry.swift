@@ -27,6 +27,7 @@ public enum Registry {
         TranslationLocaleNotInProject.self,
         DuplicateTranslationLocale.self,
         TranslationLocaleCase.self,
+        TranslationLocaleUnderscore.self,
         DuplicateMessageKey.self,
         UnknownProduct.self,
         MissingDefaultMessage.self,

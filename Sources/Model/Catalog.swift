@@ -174,10 +174,14 @@ public struct Catalog: Sendable {
     public var imageFilesOnDisk: [String]
     /// Text of every source file read, by path, for snippets.
     public var sourceFiles: [String: SourceFile]
+    /// Message sources with errors that kept some of their messages from being read whole,
+    /// sorted by path: units of those messages wait for the writer's fix (`WaitingUnits`).
+    public var damagedSources: [DamagedMessageSource]
 
     public init(
         config: ProjectConfig?, messages: [Message], translationFiles: [TranslationFile] = [],
-        images: [String: ImageAsset] = [:], imageFilesOnDisk: [String] = [], sourceFiles: [String: SourceFile] = [:]
+        images: [String: ImageAsset] = [:], imageFilesOnDisk: [String] = [], sourceFiles: [String: SourceFile] = [:],
+        damagedSources: [DamagedMessageSource] = []
     ) {
         self.config = config
         self.messages = messages
@@ -185,5 +189,65 @@ public struct Catalog: Sendable {
         self.images = images
         self.imageFilesOnDisk = imageFilesOnDisk
         self.sourceFiles = sourceFiles
+        self.damagedSources = damagedSources
+    }
+}
+
+/// A message source whose errors kept msgc from reading some of its messages whole: a message
+/// whose `type` is misspelt is named (its product and key were read) but is not in the
+/// catalog; one whose file is not even YAML is not named at all.
+public struct DamagedMessageSource: Hashable, Sendable {
+    public var path: String
+    /// `PRODUCT/KEY` (`Message.id`) of each message that was named but not read whole.
+    public var messageIDs: [String]
+    /// Whether some part of the file (or all of it) could not be read far enough to name the
+    /// messages in it.
+    public var hasUnnamedMessages: Bool
+
+    public init(path: String, messageIDs: [String], hasUnnamedMessages: Bool) {
+        self.path = path
+        self.messageIDs = messageIDs
+        self.hasUnnamedMessages = hasUnnamedMessages
+    }
+}
+
+/// Which translation units wait for a message source with errors rather than belong to no
+/// message at all.
+///
+/// A writer's mistake in a source (`type: txt`, a YAML syntax error, an unsaved broken buffer
+/// in the editor) must not make the translations of the messages it holds look like leftovers
+/// that can be deleted. A unit matching no message field waits for a damaged source when that
+/// source names the unit's message, or, when some source could not be read far enough to name
+/// its messages, when no message of the catalog has the unit's product and key.
+public struct WaitingUnits: Sendable {
+    /// The damaged sources that name each message id.
+    private let sourcesOfMessage: [String: [String]]
+    /// Paths of the sources with messages nobody can name.
+    private let unnamedSources: [String]
+    /// `Message.id` of every message read, made only when there are unnamed sources.
+    private let knownMessages: Set<String>
+
+    public init(_ catalog: Catalog) {
+        var sourcesOfMessage: [String: [String]] = [:]
+        for source in catalog.damagedSources {
+            for id in source.messageIDs where sourcesOfMessage[id]?.last != source.path {
+                sourcesOfMessage[id, default: []].append(source.path)
+            }
+        }
+        self.sourcesOfMessage = sourcesOfMessage
+        unnamedSources = catalog.damagedSources.filter(\.hasUnnamedMessages).map(\.path)
+        knownMessages = unnamedSources.isEmpty ? [] : Set(catalog.messages.map(\.id))
+    }
+
+    /// Whether no source is damaged, so that no unit can wait for one.
+    public var isEmpty: Bool { sourcesOfMessage.isEmpty && unnamedSources.isEmpty }
+
+    /// The damaged sources (paths, sorted) that `unit`, which matches no message field, may
+    /// belong to; empty when it belongs to none and is an orphan.
+    public func sources(for unit: TranslationUnit) -> [String] {
+        guard !isEmpty, let parsed = unit.parsedID else { return [] }
+        let id = "\(parsed.product)/\(parsed.key)"
+        if let named = sourcesOfMessage[id] { return named }
+        return knownMessages.contains(id) ? [] : unnamedSources
     }
 }

@@ -29,9 +29,11 @@ extension Catalog {
 /// Which of the project's locales an XLIFF file's target language names.
 ///
 /// BCP 47 tags are case-insensitive, and tools write them in every case: Phrase writes
-/// `pt-br`, TYPO3 `DE`, Microsoft's tools `de-de`. A tag that differs from one of the
-/// project's locales (or its source locale) only in ASCII case binds to that locale; lint
-/// warns that it is not spelled canonically (LOC008). Any other tag is taken as written.
+/// `pt-br`, TYPO3 `DE`, Microsoft's tools `de-de`. translate-toolkit's `po2xliff` copies
+/// gettext's `Language: de_DE` header as it is, with POSIX's `_` for BCP 47's `-`. A tag that
+/// differs from one of the project's locales (or its source locale) only in ASCII case, or in
+/// `_` for `-`, binds to that locale; lint warns that it is not spelled canonically (LOC008 for
+/// case, LOC009 for `_`). Any other tag is taken as written.
 public struct LocaleBinding: Sendable {
     private let localeForFoldedTag: [String: String]
 
@@ -44,17 +46,29 @@ public struct LocaleBinding: Sendable {
         localeForFoldedTag = locales
     }
 
-    /// The project's locale that `tag` names, ignoring case; `tag` itself when it names none.
+    /// The project's locale that `tag` names, ignoring case and `_` for `-`; `tag` itself when
+    /// it names none.
     public func locale(for tag: String) -> String {
         localeForFoldedTag[Self.folded(tag)] ?? tag
     }
 
-    /// Whether `tag` names one of the project's locales but is spelled in another case.
-    public func isCaseVariant(_ tag: String) -> Bool {
+    /// Whether `tag` names one of the project's locales but is spelled otherwise: in another
+    /// case, or with `_`.
+    public func isVariantSpelling(_ tag: String) -> Bool {
         locale(for: tag) != tag
     }
 
+    /// Whether `tag` names one of the project's locales in another case, with no `_`.
+    public func isCaseVariant(_ tag: String) -> Bool {
+        isVariantSpelling(tag) && !tag.utf8.contains(UInt8(ascii: "_"))
+    }
+
+    /// Whether `tag` names one of the project's locales with `_` for `-` (`de_DE`).
+    public func isUnderscoreVariant(_ tag: String) -> Bool {
+        isVariantSpelling(tag) && tag.utf8.contains(UInt8(ascii: "_"))
+    }
+
     private static func folded(_ tag: String) -> String {
-        String(decoding: tag.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        String(decoding: tag.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 == 0x5F ? 0x2D : $0 }, as: UTF8.self)
     }
 }

@@ -67,6 +67,34 @@ public struct TranslationUnit: Hashable, Sendable {
     }
 }
 
+extension TranslationFile.Version {
+    /// The values this version defines for a translation's state: 1.2 `target/@state`, 2.0
+    /// `segment/@state` (whose finer states go in `subState`).
+    public var stateValues: [String] {
+        switch self {
+        case .v1_2: Self.states12
+        case .v2_0: Self.states20
+        }
+    }
+
+    private static let states12 = [
+        "new", "needs-translation", "needs-adaptation", "needs-l10n", "needs-review-translation",
+        "needs-review-adaptation", "needs-review-l10n", "translated", "signed-off", "final",
+    ]
+    private static let states20 = ["initial", "translated", "reviewed", "final"]
+
+    /// Whether the version gives `raw` a meaning: one of `stateValues`, or in 1.2 a custom
+    /// `x-…` state (2.0 has none; a tool's own states go in `subState` there). The reader asks
+    /// for every target, so the usual answers come first.
+    public func defines(state raw: String) -> Bool {
+        if raw == "translated" || raw == "final" { return true }
+        switch self {
+        case .v1_2: return raw.hasPrefix("x-") || Self.states12.contains(raw)
+        case .v2_0: return Self.states20.contains(raw)
+        }
+    }
+}
+
 /// One XLIFF file of the content tree, as far as it could be read.
 public struct TranslationFile: Hashable, Sendable {
     public enum Version: String, Sendable, Hashable {

@@ -14,28 +14,61 @@ public enum MessageSourceParser {
     /// Parses one source file. Messages with mistakes are kept as far as they could be read,
     /// so that later rules still see them; each mistake is a diagnostic.
     public static func parse(bytes: [UInt8], path: String) -> ([Message], SourceFile?, [Diagnostic]) {
+        let read = read(bytes: bytes, path: path)
+        return (read.messages, read.source, read.diagnostics)
+    }
+
+    /// `parse(bytes:path:)`, saying also which messages its errors kept from being read whole.
+    public static func read(bytes: [UInt8], path: String) -> ParsedMessageSource {
         let (document, parseDiagnostics) = YAMLDocument.parse(bytes: bytes, path: path)
-        guard let document else { return ([], nil, parseDiagnostics) }
+        var damage = Damage()
+        guard let document else {
+            return ParsedMessageSource(messages: [], source: nil, diagnostics: parseDiagnostics, path: path, damage: .unnamed)
+        }
         var diagnostics = parseDiagnostics
-        guard let root = document.root else { return ([], document.source, diagnostics) }
+        guard let root = document.root else {
+            return ParsedMessageSource(
+                messages: [], source: document.source, diagnostics: diagnostics, path: path,
+                damage: diagnostics.contains { $0.severity == .error } ? .unnamed : Damage())
+        }
         guard var fileReader = MappingReader(root, in: document, context: "a message source file", diagnostics: &diagnostics) else {
-            return ([], document.source, diagnostics)
+            return ParsedMessageSource(messages: [], source: document.source, diagnostics: diagnostics, path: path, damage: .unnamed)
         }
         var messages: [Message] = []
         if let (nodes, _) = fileReader.sequence("messages", required: true) {
             for node in nodes {
-                if let message = parseMessage(node, in: document, diagnostics: &diagnostics) {
+                if let message = parseMessage(node, in: document, diagnostics: &diagnostics, damage: &damage) {
                     messages.append(message)
                 }
             }
+        } else {
+            // No list of messages could be read: whatever the file meant to hold is unnamed.
+            damage.hasUnnamedMessages = true
         }
         fileReader.finish(known: fileKeys)
         diagnostics += fileReader.diagnostics
-        return (messages, document.source, diagnostics)
+        return ParsedMessageSource(messages: messages, source: document.source, diagnostics: diagnostics, path: path, damage: damage)
     }
 
-    private static func parseMessage(_ node: Node, in document: YAMLDocument, diagnostics: inout [Diagnostic]) -> Message? {
-        guard var reader = MappingReader(node, in: document, context: "message", diagnostics: &diagnostics) else { return nil }
+    /// What a source's errors kept from being read (`DamagedMessageSource`).
+    struct Damage {
+        var messageIDs: [String] = []
+        var hasUnnamedMessages = false
+
+        static let unnamed = Damage(hasUnnamedMessages: true)
+    }
+
+    /// One message, or nil when its key, product or type could not be read. A message that
+    /// errors kept from being read whole is noted in `damage`: by its id where its product and
+    /// key were read, else as unnamed.
+    private static func parseMessage(
+        _ node: Node, in document: YAMLDocument, diagnostics: inout [Diagnostic], damage: inout Damage
+    ) -> Message? {
+        let findingsBefore = diagnostics.count
+        guard var reader = MappingReader(node, in: document, context: "message", diagnostics: &diagnostics) else {
+            damage.hasUnnamedMessages = true
+            return nil
+        }
         let key = reader.string("key", required: true)
         let product = reader.string("product", required: true)
         let type = reader.choice("type", as: MessageType.self, required: true)
@@ -84,6 +117,13 @@ public enum MessageSourceParser {
                 "message key '\(key.value)' must match [a-z0-9][a-z0-9._-]*", at: key.valueSpan,
                 fixIts: suggestion.map { [FixIt("use '\($0)'", edits: [.init(location: key.valueSpan, replacement: $0)])] } ?? []))
         }
+        if diagnostics[findingsBefore...].contains(where: { $0.severity == .error }) {
+            if let key, let product {
+                damage.messageIDs.append("\(product.value)/\(key.value)")
+            } else {
+                damage.hasUnnamedMessages = true
+            }
+        }
         guard let key, let product, let type else { return nil }
         return Message(
             key: key, product: product, type: type, isDefault: isDefault, header: header, body: body,
@@ -112,5 +152,28 @@ public enum MessageSourceParser {
         }
         while let first = result.utf8.first, !isLowerAlphanumeric(first) { result.removeFirst() }
         return isValidKey(result) ? result : nil
+    }
+}
+
+/// One message source as read: its messages, text and findings, and what its errors kept from
+/// being read.
+public struct ParsedMessageSource: Sendable {
+    public var messages: [Message]
+    public var source: SourceFile?
+    public var diagnostics: [Diagnostic]
+    /// Nil when the source's errors (if any) left every message it holds read whole.
+    public var damage: DamagedMessageSource?
+
+    init(messages: [Message], source: SourceFile?, diagnostics: [Diagnostic], path: String, damage: MessageSourceParser.Damage) {
+        self.messages = messages
+        self.source = source
+        self.diagnostics = diagnostics
+        self.damage = damage.messageIDs.isEmpty && !damage.hasUnnamedMessages
+            ? nil : DamagedMessageSource(path: path, messageIDs: damage.messageIDs, hasUnnamedMessages: damage.hasUnnamedMessages)
+    }
+
+    /// A source that could not be read at all (`diagnostics` says why): nothing in it is named.
+    public init(unreadable path: String, diagnostics: [Diagnostic]) {
+        self.init(messages: [], source: nil, diagnostics: diagnostics, path: path, damage: .unnamed)
     }
 }

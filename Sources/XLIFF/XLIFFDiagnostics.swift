@@ -201,7 +201,11 @@ public enum XLIFFDiagnostics {
         summary: "An XLIFF file does not say which language it is translated into.",
         rationale: """
             msgc takes a translation file's locale from `target-language` (XLIFF 1.2) or `trgLang` \
-            (2.0), never from its name, so a file without one cannot be used.
+            (2.0), never from its name, so a file without one cannot be used: the diagnostic says \
+            how many units that leaves unused. When the file's name (`de-DE.xliff`, `de_DE.xlf`, \
+            Xcode's `de.xcloc/Localized Contents/de.xliff`) names one of the project's locales, or \
+            another well-formed language tag, the diagnostic suggests it, but msgc does not guess: \
+            a file renamed or copied for another language would ship in the wrong one.
             """,
         examples: [
             .validFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</target>")),
@@ -225,14 +229,59 @@ public enum XLIFFDiagnostics {
                 unitTag: "⟦<trans-unit resname=\"header\">⟧")),
         ])
 
+    public static let unknownState = RuleInfo(
+        code: "XLF014", name: "unknown-xliff-state", severity: .warning,
+        summary: "A translation's state is not one of the states its XLIFF version defines.",
+        rationale: """
+            XLIFF 1.2 defines ten target states (new, needs-translation, needs-adaptation, \
+            needs-l10n, the three needs-review ones, translated, signed-off, final) and lets tools \
+            add their own as `x-…`; XLIFF 2.0 defines four segment states (initial, translated, \
+            reviewed, final) and puts a tool's own in `subState`. State values are case-sensitive. \
+            msgc cannot tell what any other value means, so it reads the unit as not translated \
+            and does not use it; the diagnostic names the state the value is closest to, which is \
+            usually what the translator or the tool meant (`Translated`, `signed_off`, or 1.2's \
+            `signed-off` in a 2.0 file).
+            """,
+        examples: [
+            .validFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</target>")),
+            .invalidFile(examplePath, example(target: "<target state=\"⟦Translated⟧\">Bleiben Sie bei Premium</target>")),
+            .invalidFile(examplePath, example20(target: "<target>Bleiben Sie bei Premium</target>", state: "⟦signed-off⟧")),
+        ])
+
+    public static let emptyTargetMarkedTranslated = RuleInfo(
+        code: "XLF015", name: "empty-target-marked-translated", severity: .warning,
+        summary: "A unit has no translation, but its state says it is translated.",
+        rationale: """
+            An empty target, or one of only white space, is no translation whatever its state, so \
+            msgc never uses it. When the state says the unit is translated or beyond (1.2 \
+            `translated`, a needs-review state, `signed-off`, `final`, or `approved="yes"` on the \
+            unit; 2.0 `translated`, `reviewed` or `final`, whatever `subState` refines it to), \
+            the file contradicts itself: the \
+            translator's tool shows the work as done while the field is missing in that locale. \
+            This usually comes from a confirmed empty segment, a text deleted after review, or a \
+            script that set every state. A target without a state is no claim (translate-toolkit \
+            and memoQ write untranslated units so) and is not reported; `msgc lint` on the file \
+            counts every field still without a translation (TRN006).
+            """,
+        examples: [
+            .validFile(examplePath, example(target: "<target state=\"final\">Bleiben Sie bei Premium</target>")),
+            .validFile(examplePath, example(target: "<target></target>")),
+            .invalidFile(examplePath, example(target: "<target state=\"⟦final⟧\"></target>")),
+            .invalidFile(examplePath, example(target: "<target state=\"⟦translated⟧\">   </target>")),
+            .invalidFile(examplePath, example20(target: "<target/>", state: "⟦reviewed⟧")),
+        ])
+
     /// Every XLIFF diagnostic, in code order.
     /// The codes of findings about one unit, rather than about the file as a whole.
-    public static let unitCodes: Set<String> = [inlineMarkupInTarget.code, duplicateUnit.code, conflictingUnits.code, incompleteUnit.code]
+    public static let unitCodes: Set<String> = [
+        inlineMarkupInTarget.code, duplicateUnit.code, conflictingUnits.code, incompleteUnit.code, unknownState.code,
+        emptyTargetMarkedTranslated.code,
+    ]
 
     public static let infos: [RuleInfo] = [
         malformedXML, doctype, notXLIFF, unsupportedVersion, nestedTooDeeply, fileTooLarge, unsupportedEncoding,
         inlineMarkupInTarget, duplicateUnit, conflictingTargetLanguages, missingTargetLanguage, incompleteUnit,
-        conflictingUnits,
+        conflictingUnits, unknownState, emptyTargetMarkedTranslated,
     ]
 
     // MARK: - Factories
@@ -325,10 +374,41 @@ public enum XLIFFDiagnostics {
              fixIts: [FixIt("put each target language in its own XLIFF file")])
     }
 
-    static func missingTargetLanguage(version: TranslationFile.Version, at location: SourceLocation) -> Diagnostic {
+    static func missingTargetLanguage(version: TranslationFile.Version, unitCount: Int, at location: SourceLocation) -> Diagnostic {
         let attribute = version == .v1_2 ? "target-language on <file>" : "trgLang on <xliff>"
+        let cost = unitCount == 0 ? "" : unitCount == 1 ? " and its 1 unit is not used" : " and none of its \(unitCount) units is used"
         return make(missingTargetLanguage, location,
-                    "XLIFF file has no target language, so msgc cannot tell its locale; add \(attribute)")
+                    "XLIFF file has no target language, so msgc cannot tell its locale\(cost); add \(attribute)")
+    }
+
+    /// The attribute that names an XLIFF file's target language in `version`.
+    public static func targetLanguageAttribute(_ version: TranslationFile.Version) -> String {
+        version == .v1_2 ? "target-language" : "trgLang"
+    }
+
+    /// `canEdit`: the value is written as read, so a fix-it may replace it.
+    static func unknownState(
+        _ raw: String, unitID: String, version: TranslationFile.Version, nearest: String, at location: SourceLocation, canEdit: Bool
+    ) -> Diagnostic {
+        let edits: [FixIt.Edit] = canEdit ? [.init(location: location, replacement: nearest)] : []
+        var notes: [Note] = []
+        if version == .v2_0 && raw.hasPrefix("x-") {
+            notes.append(Note("XLIFF 2.0 has no custom states: a tool's own state goes in subState, beside one of the four states"))
+        }
+        return make(unknownState, location,
+                    "state '\(raw)' of unit '\(unitID)' is not an XLIFF \(version.rawValue) state, so msgc reads the unit as not translated and does not use it; the nearest state is '\(nearest)'",
+                    notes: notes, fixIts: [FixIt("write '\(nearest)'", edits: edits)])
+    }
+
+    /// `claim` is what says the unit is translated: "state 'final'" or "approved=\"yes\"".
+    static func emptyTargetMarkedTranslated(
+        unitID: String, claim: String, targetIsMissing: Bool, isWhiteSpace: Bool, at location: SourceLocation, subject: Subject?
+    ) -> Diagnostic {
+        let target = targetIsMissing ? "has no target" : isWhiteSpace ? "has a target of only white space" : "has an empty target"
+        return make(emptyTargetMarkedTranslated, location,
+                    "unit '\(unitID)' \(target), but \(claim) says it is translated; msgc has no text to use",
+                    fixIts: [FixIt("translate the unit, or mark it as not translated yet (1.2 'needs-translation', 2.0 'initial')")],
+                    subject: subject)
     }
 
     static func unitWithoutID(element: String, at location: SourceLocation) -> Diagnostic {
@@ -383,13 +463,13 @@ public enum XLIFFDiagnostics {
         """
     }
 
-    private static func example20(target: String) -> String {
+    private static func example20(target: String, state: String = "translated") -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en-US" trgLang="de-DE">
           <file id="msgc">
             <unit id="com.example.news.premium.yearly:winback:header" name="com.example.news.premium.yearly/winback/header">
-              <segment state="translated">
+              <segment state="\(state)">
                 <source>Stay with Premium</source>
                 \(target)
               </segment>

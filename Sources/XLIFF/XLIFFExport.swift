@@ -67,18 +67,15 @@ public enum XLIFFExport {
 
     /// Translation files that may be `locale`'s but that the localizer cannot use for it: a
     /// file that could not be read whose target language (when it was read) or else file name
-    /// is the locale in any spelling (`de-DE`, `de-de`, `de_DE`), and a readable file whose
-    /// target language is the locale spelled with `_` (`de_DE`). One that differs only in case
-    /// (`de-de`) is the locale's: the localizer binds it.
+    /// is the locale in any spelling (`de-DE`, `de-de`, `de_DE`). A readable file whose target
+    /// language differs from the locale only in case or in `_` (`de-de`, `de_DE`) is the
+    /// locale's: the localizer binds it, and its translations are carried over.
     public static func unusableFiles(_ files: [TranslationFile], locale: String) -> [UnusableFile] {
         let key = XLIFFUnitCollector.languageKey
         let wanted = key(locale)
         return files.compactMap { file in
             let language = file.targetLanguage?.value
-            if file.isReadable {
-                guard let language, language.lowercased() != locale.lowercased(), key(language) == wanted else { return nil }
-                return UnusableFile(path: file.path, targetLanguage: language)
-            }
+            if file.isReadable { return nil }
             if let language { return key(language) == wanted ? UnusableFile(path: file.path) : nil }
             let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
             let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")

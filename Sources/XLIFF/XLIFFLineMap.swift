@@ -110,6 +110,31 @@ struct XLIFFLineMap {
         return count
     }
 
+    /// The line and column of byte `target`, found from a later byte whose position is known
+    /// (`reference`, at `position`) by walking back between them: for the few places the
+    /// reader finds after it has moved on, such as the `state` of an empty target.
+    static func position(
+        of target: Int, before reference: Int, at position: (line: Int, column: Int), in bytes: [UInt8], start: Int
+    ) -> (line: Int, column: Int) {
+        let target = min(max(target, start), reference)
+        return bytes.withUnsafeBufferPointer { buffer in
+            var breaks = 0
+            var index = target
+            while index < reference {
+                if buffer[index] == 0x0A || (buffer[index] == 0x0D && (index + 1 >= buffer.count || buffer[index + 1] != 0x0A)) {
+                    breaks += 1
+                }
+                index += 1
+            }
+            if breaks == 0 {
+                return (position.line, position.column - UTF8Bytes.scalarCount(UnsafeBufferPointer(rebasing: buffer[target..<reference])))
+            }
+            var lineStart = target
+            while lineStart > start, buffer[lineStart - 1] != 0x0A, buffer[lineStart - 1] != 0x0D { lineStart -= 1 }
+            return (position.line - breaks, 1 + UTF8Bytes.scalarCount(UnsafeBufferPointer(rebasing: buffer[lineStart..<target])))
+        }
+    }
+
     /// The offset of the last `byte` in `buffer[lower..<upper]`, looking at eight bytes at a
     /// time from the end: the reader asks where a tag or a line starts, some way back from
     /// where libxml2 is.

@@ -4,11 +4,7 @@ import Model
 /// "States").
 public enum XLIFFStates {
     /// The values XLIFF 1.2 allows for `target/@state` (besides `x-…`).
-    public static let xliff12Values: Set<String> = [
-        "new", "needs-translation", "needs-adaptation", "needs-l10n",
-        "needs-review-translation", "needs-review-adaptation", "needs-review-l10n",
-        "translated", "signed-off", "final",
-    ]
+    public static let xliff12Values = Set(TranslationFile.Version.v1_2.stateValues)
 
     /// The state of a non-empty XLIFF 1.2 target.
     ///
@@ -61,6 +57,51 @@ public enum XLIFFStates {
         case .reviewed: "signed-off"
         case .final: "final"
         }
+    }
+
+    /// The state of `version` closest to a value it does not define, for a diagnostic: the one
+    /// that differs only in case, else the one fewest edits away (`Translated` → `translated`,
+    /// `signed_off` → `signed-off`, 1.2's `signed-off` in a 2.0 file → `reviewed`, a 1.2-style
+    /// `x-…` in a 2.0 file → `initial`).
+    static func nearest(to raw: String, in version: TranslationFile.Version) -> String {
+        let lowered = raw.lowercased()
+        if let same = version.stateValues.first(where: { $0 == lowered }) { return same }
+        if version == .v2_0, let mapped = xliff20Equivalent[lowered] { return mapped }
+        // 2.0 has no custom states: a tool's own goes in `subState`, beside `initial` (what
+        // msgc reads an unknown state as) until someone says the text is translated.
+        if version == .v2_0 && lowered.hasPrefix("x-") { return "initial" }
+        let letters = Array(String(lowered.map { $0 == "_" ? "-" : $0 }).unicodeScalars)
+        var best = version.stateValues[0]
+        var bestDistance = Int.max
+        for candidate in version.stateValues {
+            let distance = editDistance(letters, Array(candidate.unicodeScalars))
+            if distance < bestDistance {
+                best = candidate
+                bestDistance = distance
+            }
+        }
+        return best
+    }
+
+    /// XLIFF 1.2 states written in a 2.0 file, and the 2.0 state each means.
+    private static let xliff20Equivalent: [String: String] = [
+        "new": "initial", "needs-translation": "initial", "needs-adaptation": "initial", "needs-l10n": "initial",
+        "needs-review-translation": "translated", "needs-review-adaptation": "translated", "needs-review-l10n": "translated",
+        "signed-off": "reviewed", "approved": "reviewed",
+    ]
+
+    /// Levenshtein distance between two short strings.
+    private static func editDistance(_ lhs: [Unicode.Scalar], _ rhs: [Unicode.Scalar]) -> Int {
+        guard !lhs.isEmpty else { return rhs.count }
+        var previous = Array(0...rhs.count)
+        for (row, left) in lhs.enumerated() {
+            var current = [row + 1] + [Int](repeating: 0, count: rhs.count)
+            for (column, right) in rhs.enumerated() {
+                current[column + 1] = min(previous[column + 1] + 1, current[column] + 1, previous[column] + (left == right ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[rhs.count]
     }
 
     static func xliff20Value(for state: TranslationState) -> String {

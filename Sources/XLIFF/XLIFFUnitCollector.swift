@@ -282,7 +282,11 @@ struct XLIFFUnitCollector {
             startUnit(element)
         case (.v2_0, .unit, .segment), (.v2_0, .unit, .ignorable):
             stack.append(.part)
-            if unit != nil { parts.append(Part(isSegment: name == .segment, state: element.attributeValue("state"))) }
+            if unit != nil {
+                let state = name == .segment ? element.attributeValue("state") : nil
+                if let state { checkState(state, of: element) }
+                parts.append(Part(isSegment: name == .segment, state: state, stateTagEnd: element.tagEnd))
+            }
         case (.v1_2, .unit, .source), (.v2_0, .part, .source):
             capture = TextCapture(role: .source, element: element)
         case (.v2_0, .unit, .notes):
@@ -299,7 +303,12 @@ struct XLIFFUnitCollector {
             }
         case (.v1_2, .unit, .target), (.v2_0, .part, .target):
             capture = TextCapture(role: .target, element: element)
-            if version == .v1_2, unit != nil { parts[0].state = element.attributeValue("state") }
+            if version == .v1_2, unit != nil {
+                let state = element.attributeValue("state")
+                if let state { checkState(state, of: element) }
+                parts[0].state = state
+                parts[0].stateTagEnd = element.tagEnd
+            }
         default:
             skippedDepth = 1
         }
@@ -317,7 +326,7 @@ struct XLIFFUnitCollector {
             let shared = current.role == .source ? captureBytes.withUnsafeBufferPointer { expected?.sources.text(matching: $0) } : nil
             let text = CapturedText(
                 text: shared ?? String(decoding: captureBytes, as: UTF8.self), location: current.location,
-                style: writtenStyle(current, endOffset: contentEnd()), order: current.order, markup: current.markup)
+                offset: current.contentOffset, style: writtenStyle(current, endOffset: contentEnd()), order: current.order, markup: current.markup)
             captureBytes.removeAll(keepingCapacity: true)
             finish(text, role: current.role)
             return
@@ -340,7 +349,7 @@ struct XLIFFUnitCollector {
         if !repeatedIDUnits.isEmpty { resolveRepeatedIDs(reports: targetLanguage != nil) }
         if targetLanguage != nil { reportInlineMarkup() }
         if targetLanguage == nil, let version, let location = version == .v1_2 ? firstFileLocation ?? rootLocation : rootLocation {
-            diagnostics.append(XLIFFDiagnostics.missingTargetLanguage(version: version, at: location))
+            diagnostics.append(XLIFFDiagnostics.missingTargetLanguage(version: version, unitCount: units.count, at: location))
         }
     }
 
@@ -396,8 +405,9 @@ struct XLIFFUnitCollector {
         if version == .v1_2 {
             builder.id = nonEmpty(element.attribute("id", sharing: expected?.ids))
             builder.isApproved = element.attributeValue("approved") == "yes"
+            builder.tagEnd = element.tagEnd
             builder.isGettextHeader = element.attributeValue("restype") == "x-gettext-domain-header"
-            parts.append(Part(isSegment: true, state: nil))
+            parts.append(Part(isSegment: true, state: nil, stateTagEnd: element.tagEnd))
         } else if let name = nonEmpty(element.attribute("name", sharing: expected?.ids)) {
             builder.id = name
             builder.isKeyedByName = true
@@ -538,6 +548,7 @@ struct XLIFFUnitCollector {
                                  style: parts.count == 1 ? parts[firstTargetIndex].target!.style : .opaque)
             }
         }
+        if target == nil, isMessageField(id.value) { reportEmptyTargetMarkedTranslated(id: id.value, builder: builder) }
         let markup = targetCount == 0 ? [] : targetCount == 1 ? parts[firstTargetIndex].target!.markup
             : parts.flatMap { $0.target?.markup ?? [] }
         if isRepeated { repeatedIDUnits.append(units.count) }
@@ -637,6 +648,80 @@ struct XLIFFUnitCollector {
         return text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
     }
 
+    /// XLF014 for a `state` the file's version does not define, at the attribute.
+    private mutating func checkState(_ raw: String, of element: XLIFFElement) {
+        guard let version, !version.defines(state: raw), let attribute = element.attribute("state") else { return }
+        let id = unit?.id?.value ?? ""
+        var location = attribute.location
+        if attribute.isVerbatim { location = location.spanning(scalars: raw.unicodeScalars.count) }
+        diagnostics.append(XLIFFDiagnostics.unknownState(
+            raw, unitID: id, version: version, nearest: XLIFFStates.nearest(to: raw, in: version), at: location,
+            canEdit: attribute.isVerbatim))
+    }
+
+    /// XLF015 for a unit with no text to use (no target, or an empty or white-space one) whose
+    /// state says it is translated or beyond: 1.2 a `state` of `translated` or later, or
+    /// `approved="yes"`; 2.0 a segment `state` of `translated`, `reviewed` or `final`. A target
+    /// with no state is no claim (translate-toolkit and memoQ write untranslated units so).
+    private mutating func reportEmptyTargetMarkedTranslated(id: String, builder: UnitBuilder) {
+        if version == .v1_2 {
+            let raw = parts[0].state
+            let claimsByState = raw.map { version!.defines(state: $0) && XLIFFStates.state(xliff12: $0, isApproved: false) >= .translated } ?? false
+            guard claimsByState || builder.isApproved else { return }
+            let hasTarget = parts[0].target != nil
+            let location: SourceLocation
+            let claim: String
+            if claimsByState, let target = parts[0].target {
+                location = attributeLocation("state", tagEnd: parts[0].stateTagEnd, reference: target) ?? builder.location
+                claim = "state '\(raw!)'"
+            } else {
+                location = parts[0].source.flatMap { attributeLocation("approved", tagEnd: builder.tagEnd, reference: $0) } ?? builder.location
+                claim = "approved=\"yes\""
+            }
+            diagnostics.append(XLIFFDiagnostics.emptyTargetMarkedTranslated(
+                unitID: id, claim: claim, targetIsMissing: !hasTarget, isWhiteSpace: parts[0].target.map { !$0.text.isEmpty } ?? false,
+                at: location, subject: subject(of: id)))
+            return
+        }
+        for index in parts.indices where parts[index].isSegment {
+            guard let raw = parts[index].state, XLIFFStates.state(xliff20: raw) >= .translated,
+                  parts[index].target.map({ Self.isBlank($0.text) }) ?? true, let source = parts[index].source else { continue }
+            let location = attributeLocation("state", tagEnd: parts[index].stateTagEnd, reference: source) ?? builder.location
+            let target = parts[index].target
+            diagnostics.append(XLIFFDiagnostics.emptyTargetMarkedTranslated(
+                unitID: id, claim: "state '\(raw)'", targetIsMissing: target == nil, isWhiteSpace: !(target?.text.isEmpty ?? true),
+                at: location, subject: subject(of: id)))
+            return
+        }
+    }
+
+    /// The unit's message in the file's locale, for a finding about one of its fields.
+    private func subject(of id: String) -> Subject? {
+        guard let targetLanguage else { return nil }
+        let parts = id.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return nil }
+        return Subject(product: parts[0..<(parts.count - 2)].joined(separator: "/"), key: String(parts[parts.count - 2]), locale: targetLanguage.value)
+    }
+
+    /// Where the value of the attribute `name` is written in the start tag that ends at
+    /// `tagEnd`, found back from a text read later in the unit (`reference`), whose position
+    /// is known; nil when the tag has no such attribute.
+    private func attributeLocation(_ name: String, tagEnd: Int, reference: CapturedText) -> SourceLocation? {
+        guard let referenceOffset = reference.offset, let line = reference.location.line, let column = reference.location.column,
+              tagEnd < referenceOffset else { return nil }
+        let tagStart = utf8.withUnsafeBufferPointer { XLIFFLineMap.lastIndex(of: UInt8(ascii: "<"), in: $0, from: 0, to: tagEnd) }
+        guard let tagStart else { return nil }
+        var scanner = XLIFFMarkupScanner(utf8: utf8, start: tagStart)
+        guard let tag = scanner.nextTag(), tag.start == tagStart, let value = tag.attributeValue(name) else { return nil }
+        let position = XLIFFLineMap.position(of: value.start, before: referenceOffset, at: (line, column), in: utf8, start: 0)
+        var location = SourceLocation(file: reference.location.file, line: position.line, column: position.column)
+        let written = utf8[value.start..<value.endOffset]
+        if !written.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) {
+            location = location.spanning(scalars: written.withUnsafeBufferPointer(UTF8Bytes.scalarCount))
+        }
+        return location
+    }
+
     /// The unit's state: for 1.2 the target's `state` and the unit's `approved`; for 2.0 the
     /// least state of its segments, a segment without target counting as untranslated.
     private func unitState(isApproved: Bool) -> (TranslationState, String?) {
@@ -684,6 +769,9 @@ struct XLIFFUnitCollector {
 private struct Part {
     var isSegment: Bool
     var state: String?
+    /// Where the start tag holding `state` ends (1.2 `target`, 2.0 `segment`), to find the
+    /// attribute again should the target turn out empty.
+    var stateTagEnd = 0
     var source: CapturedText?
     var target: CapturedText?
 }
@@ -697,6 +785,8 @@ private struct UnitBuilder {
     var alternateID: Located<String>?
     var isApproved = false
     var isGettextHeader = false
+    /// Where the unit's start tag ends, to find `approved` again.
+    var tagEnd = 0
 }
 
 /// A source or target being read: its text goes to the collector's `captureBytes`.
@@ -742,6 +832,8 @@ private struct TextCapture {
 private struct CapturedText {
     var text: String
     var location: SourceLocation
+    /// The offset of `location` in the file's UTF-8.
+    var offset: Int?
     /// How `text` is written in the file (`writtenStyle`).
     var style: ScalarStyle
     var order: Int?

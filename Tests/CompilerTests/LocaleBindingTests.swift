@@ -3,7 +3,7 @@ import Parser
 import Testing
 
 /// BCP 47 tags are case-insensitive: an XLIFF file's target language binds to the project's
-/// locale it names in any case, and to nothing else.
+/// locale it names in any case, or with gettext's `_` for `-`, and to nothing else.
 @Suite struct LocaleBindingTests {
     static func binding() throws -> LocaleBinding {
         let (config, _, diagnostics) = ConfigParser.parse(bytes: Array("""
@@ -33,10 +33,21 @@ import Testing
         #expect(!binding.isCaseVariant(locale))
     }
 
-    @Test(arguments: ["de_DE", "pt_BR", "de-DE", "ja", "zh-Hant", "en-XA"])
+    @Test(arguments: ["de_DE", "pt_PT", "de-DE", "ja", "zh-Hant", "en-XA", "zh_Hant"])
     func otherTagsStayAsWritten(tag: String) throws {
         let binding = try Self.binding()
         #expect(binding.locale(for: tag) == tag)
+        #expect(!binding.isVariantSpelling(tag))
         #expect(!binding.isCaseVariant(tag))
+    }
+
+    /// po2xliff copies gettext's `Language: pt_BR` header into target-language as it is.
+    @Test(arguments: [("pt_BR", "pt-BR"), ("pt_br", "pt-BR"), ("zh_Hans", "zh-Hans"), ("en_US", "en-US")])
+    func aTagWithUnderscoreBindsToTheProjectsLocale(tag: String, locale: String) throws {
+        let binding = try Self.binding()
+        #expect(binding.locale(for: tag) == locale)
+        #expect(binding.isUnderscoreVariant(tag))
+        #expect(!binding.isCaseVariant(tag))
+        #expect(!binding.isUnderscoreVariant(locale))
     }
 }

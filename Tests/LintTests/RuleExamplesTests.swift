@@ -39,7 +39,14 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
         // Every code's examples go through the compiler as `msgc lint` does: parsing, the
         // rules, and msgc.yaml's rule settings; a state example goes on through a production build.
         let compilation = Compilation.compile(root: root)
-        let diagnostics = testCase.example.isStateFile ? try Self.build(compilation, state: ExampleTree.stateURL(root)) : compilation.diagnostics
+        var diagnostics = testCase.example.isStateFile ? try Self.build(compilation, state: ExampleTree.stateURL(root)) : compilation.diagnostics
+        if TranslatorReport.codes.contains(testCase.info.code) {
+            // A translator's report's notes go through `msgc lint translations/`, which reports
+            // on the translation files only.
+            let isReported = { (path: String) in path.hasPrefix("translations/") }
+            diagnostics = (diagnostics.filter { isReported($0.location.path) }
+                + TranslatorReport.notes(for: compilation, reportingOn: isReported)).sortedForOutput()
+        }
 
         if readsTranslations {
             #expect(!compilation.catalog.translationFiles.isEmpty, "the example's XLIFF files were not loaded")

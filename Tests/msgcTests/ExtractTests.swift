@@ -73,7 +73,6 @@ import Testing
         ("de-DE.xliff", "<target state=\"final\">", "<target state=\"final\">Bad & ", "but it cannot be read"),
         ("de_DE.xliff", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><!DOCTYPE x>",
          "but it cannot be read"),
-        ("de-DE.xliff", "target-language=\"de-DE\"", "target-language=\"de_DE\"", "but its target language is 'de_DE', not 'de-DE'"),
     ])
     func keepsTranslationsItCannotRead(name: String, original: String, replacement: String, reason: String) throws {
         let copy = try exampleCopy()
@@ -98,6 +97,22 @@ import Testing
         #expect(try Data(contentsOf: translations.appendingPathComponent(name)) == broken)
         // Other locales are extracted as before.
         #expect(try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "fr-FR"]).status == 0)
+    }
+
+    /// A target language with gettext's `_` (`de_DE`, as po2xliff writes it) is the project's
+    /// locale: lint warns, and extract carries every translation over rather than refuse.
+    @Test func targetLanguageWithUnderscoreIsTheLocale() throws {
+        let copy = try exampleCopy()
+        let file = copy.appendingPathComponent("translations/de-DE.xliff")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "target-language=\"de-DE\"", with: "target-language=\"de_DE\"").utf8).write(to: file)
+        let lint = try MsgcRunner.run(["lint", "--content", copy.path])
+        #expect(lint.stdout.contains("[LOC009]"))
+        #expect(!lint.stdout.contains("LOC001"))
+        let original = try MsgcRunner.run(["extract", "--content", example.path, "--locale", "de-DE"])
+        let extract = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", file.path])
+        #expect(extract.status == 0, "\(extract.stderr)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == original.stdout)
     }
 
     /// A target language in another case (`de-de`, as Microsoft's tools write it) is the

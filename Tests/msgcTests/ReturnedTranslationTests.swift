@@ -41,7 +41,9 @@ import Testing
         let lint = try MsgcRunner.run(["lint", "--content", copy.path])
         #expect(lint.status == 1)
         #expect(lint.stdout.contains("translations/de-DE.xliff:112:31: error: de-DE header contains U+202E RIGHT-TO-LEFT OVERRIDE"))
-        #expect(lint.stdout.hasSuffix("1 error, 0 warnings in 1 file\n"), "\(lint.stdout)")
+        // The body emptied but still marked final contradicts itself (XLF015).
+        #expect(lint.stdout.contains("warning: unit '\(Self.winback)/body' has an empty target, but state 'final' says it is translated"))
+        #expect(lint.stdout.hasSuffix("1 error, 1 warning in 1 file\n"), "\(lint.stdout)")
 
         // A header far over Apple's limit in a half-translated message is an error too.
         try edit(german) { text in
@@ -74,8 +76,9 @@ import Testing
         }
         let lint = try MsgcRunner.run(["lint", "--content", copy.path])
         #expect(lint.status == 0)
-        #expect(lint.stdout.contains(
-            "warning: body target in fr-FR is not used: state '\(state)' says it is not translated yet [TRN004]"), "\(lint.stdout)")
+        let why = state.hasPrefix("x-")
+            ? "state '\(state)' is a tool's own state, which msgc reads as not translated yet" : "state '\(state)' says it is not translated yet"
+        #expect(lint.stdout.contains("warning: body target in fr-FR is not used: \(why) [TRN004]"), "\(lint.stdout)")
         #expect(try MsgcRunner.run(["lint", "--content", copy.path, "--strict"]).status == 1)
         let coverage = try MsgcRunner.run(["coverage", "--content", copy.path])
         #expect(coverage.stdout.contains("winback (default): not translated (\(state)): body"), "\(coverage.stdout)")

@@ -13,6 +13,9 @@ struct LocaleTagSite {
     /// An XLIFF file's pseudo locale (`en-XA`, `ar-XB`, `en-x-pseudo`) need only be valid BCP 47
     /// too: it is never an App Store code, and the build never ships it.
     var isPseudoLocale = false
+    /// For an XLIFF file's target language that binds to none of the project's locales: the
+    /// file's path and how many units it holds, none of which is used.
+    var unusedFile: (path: String, unitCount: Int)?
 }
 
 extension LocaleTagSite {
@@ -24,12 +27,17 @@ extension LocaleTagSite {
         for product in config.products {
             sites += (product.locales ?? []).map { LocaleTagSite(tag: $0, isExtraLocale: false) }
         }
-        // A target language that names a project locale in another case binds to it: LOC008
-        // says so, and the tag's case is no error here.
+        // A target language that names a project locale in another case or with `_` binds to
+        // it: LOC008 or LOC009 says so, and the spelling is no error here.
+        let projectLocales = Set(([config.sourceLocale] + config.locales).map(\.value))
         sites += catalog.translationFiles.compactMap { file in
             file.targetLanguage.flatMap { tag in
-                binding.isCaseVariant(tag.value)
-                    ? nil : LocaleTagSite(tag: tag, isExtraLocale: false, isPseudoLocale: PseudoLocale.isPseudo(tag.value))
+                guard !binding.isVariantSpelling(tag.value) else { return nil }
+                let isPseudo = PseudoLocale.isPseudo(tag.value)
+                let isUsed = isPseudo || projectLocales.contains(tag.value) || !file.isReadable
+                return LocaleTagSite(
+                    tag: tag, isExtraLocale: false, isPseudoLocale: isPseudo,
+                    unusedFile: isUsed ? nil : (file.path, file.units.count))
             }
         }
         return sites
@@ -72,8 +80,13 @@ extension LintContext {
                     let edits: [FixIt.Edit] = site.tag.style == .opaque ? [] : [.init(location: site.tag.valueSpan, replacement: replacement)]
                     fixIts.append(FixIt("use '\(replacement)'", edits: edits))
                 }
+                // A target language no project locale answers to costs the whole file: say how much.
+                var text = message(finding)
+                if let (path, count) = site.unusedFile, count > 0 {
+                    text += count == 1 ? "; the 1 unit of '\(path)' is not used" : "; none of the \(count) units of '\(path)' is used"
+                }
                 return rule.diagnose(
-                    message(finding), at: location(of: site.tag, atScalarOffset: finding.scalarOffset, length: finding.scalarLength),
+                    text, at: location(of: site.tag, atScalarOffset: finding.scalarOffset, length: finding.scalarLength),
                     fixIts: fixIts)
             }
         }

@@ -14,7 +14,9 @@ extension Msgc {
             discussion: """
                 With paths, reports only what is found in those files (or folders) of the content tree: \
                 `msgc lint translations/de-DE.xliff` checks a translator's returned file. The whole tree \
-                is still read, since a translation is judged against its messages.
+                is still read, since a translation is judged against its messages. Each translation file \
+                reported on ends with notes on what is still missing in it (TRN006) and on units that \
+                wait for message sources with errors (TRN007).
 
                 Exits 1 if any error is found (with --strict, any warning too), 2 if a file cannot be read.
                 """)
@@ -31,7 +33,12 @@ extension Msgc {
             try options.requireContentTree()
             let scope = try LintScope(paths: paths, contentPath: options.contentPath)
             let compilation = Compilation.compile(root: options.contentURL)
-            let found = scope.map { scope in compilation.diagnostics.filter { scope.contains($0.location.path) } } ?? compilation.diagnostics
+            var found = scope.map { scope in compilation.diagnostics.filter { scope.contains($0.location.path) } } ?? compilation.diagnostics
+            if let scope {
+                // A translator's report closes with what is left to do in each file.
+                let notes = TranslatorReport.notes(for: compilation) { scope.contains($0) }
+                if !notes.isEmpty { found = (found + notes).sortedForOutput() }
+            }
             let outcome = Outcome(found, strict: strict)
             options.write(outcome.diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput)
             if options.format == .human && !options.quiet {

@@ -24,7 +24,7 @@ struct TranslationLocaleNotInProject: LintRule {
         let binding = context.localeBinding
         return context.catalog.translationFiles.compactMap { (file: TranslationFile) -> Diagnostic? in
             guard file.isReadable, let tag = file.targetLanguage, !projectLocales.contains(binding.locale(for: tag.value)),
-                  !binding.isCaseVariant(tag.value),
+                  !binding.isVariantSpelling(tag.value),
                   tag.value != context.config.sourceLocale.value, !PseudoLocale.isPseudo(tag.value),
                   LanguageTagChecker.check(tag.value, extraLocales: context.config.extraLocales.map(\.value)).isEmpty
             else { return nil }
