@@ -85,6 +85,22 @@ import Testing
         #expect(catalog.images["images/gone.png"]?.problem == .missing)
     }
 
+    /// Snippets are read through the same test of containment as the load: a diagnostic that
+    /// names a file linked out of the tree never shows its text.
+    @Test func snippetsAndBytesOfFilesLinkedOutAreRefused() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "messages/a.yaml": "messages: []\n"])
+        let outside = try TemporaryTree(["secret.yaml": "token: hunter2\n"])
+        try FileManager.default.createSymbolicLink(
+            at: tree.root.appendingPathComponent("messages/b.yaml"), withDestinationURL: outside.root.appendingPathComponent("secret.yaml"))
+        let contentTree = ContentTree(root: tree.root)
+        #expect(contentTree.sourceFile(at: "messages/b.yaml") == nil)
+        #expect(contentTree.sourceFile(at: "messages/a.yaml") != nil)
+        #expect(contentTree.placement(of: "messages/b.yaml") == .outside)
+        #expect(contentTree.placement(of: "messages/../../x") == .outside)
+        #expect(contentTree.placement(of: "messages/none.yaml") == .inside)
+        #expect(contentTree.bytes(of: "messages/b.yaml", limit: 100) == .failure(.placement(.outside)))
+    }
+
     @Test func missingImageIsNotAnIOFailure() throws {
         let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
         try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/missing.png"))
