@@ -108,18 +108,13 @@ func projectLocale(named given: String, among locales: [String], quiet: Bool) ->
 /// Refuses, with exit status 2, to write `document` over a file that holds translations it
 /// would not carry over: another locale's file, a locale's second file, a file msgc cannot
 /// read. The file msgc uses for the locale (`usedFile`, root-relative) is read and carried over
-/// by the command itself, so it may always be replaced.
+/// by the command itself (extract keeps the units no message has in an `.orphans` file), so it
+/// may always be replaced.
 func refuseToLoseTranslations(
     at out: String, document: String, usedFile: String?, contentPath: String, replaceableLocale: String? = nil
 ) throws {
     let url = URL(fileURLWithPath: out)
-    if let usedFile, let used = realpath((contentPath as NSString).appendingPathComponent(usedFile), nil) {
-        defer { free(used) }
-        if let target = realpath(out, nil) {
-            defer { free(target) }
-            if strcmp(used, target) == 0 { return }
-        }
-    }
+    if isFile(out, usedFile, contentPath: contentPath) { return }
     let why: String
     switch XLIFFExport.replacing(url, with: document, replaceableLocale: replaceableLocale) {
     case .safe: return

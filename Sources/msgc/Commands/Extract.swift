@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bundle
 import Compiler
+import Diagnostics
 import Foundation
 import Lint
 import Model
@@ -40,10 +41,25 @@ extension Msgc {
             let (catalog, diagnostics) = ContentTree(root: options.contentURL).load()
             try options.refuseBlockingErrors(catalog, diagnostics, nothing: "nothing was extracted")
             let locale = projectLocale(named: locale, among: catalog.config?.locales.map(\.value) ?? [], quiet: options.quiet)
-            let document: String
+            let version: TranslationFile.Version = xliff == .v2_0 ? .v2_0 : .v1_2
+            let usedFile = catalog.config.flatMap { catalog.fileForLocale(sourceLocale: $0.sourceLocale.value)[locale]?.path }
+            // Replacing the locale's own file: units no message has any more go to the
+            // `.orphans` file beside it, merged with what that file already keeps.
+            let replacesUsedFile = out.map { isFile($0, usedFile, contentPath: options.contentPath) } ?? false
+            let orphansURL = out.map { URL(fileURLWithPath: $0 + ".orphans") }
+            var earlierOrphans: [TranslationUnit] = []
+            if replacesUsedFile, let orphansURL {
+                switch XLIFFExport.orphans(at: orphansURL) {
+                case .success(let units): earlierOrphans = units
+                case .failure(let why):
+                    Output.error("'\(orphansURL.relativePath)' exists but \(why.text), so msgc cannot add to it; nothing was written. Move it away first")
+                    throw Outcome.Status.failure.exitCode
+                }
+            }
+            let extraction: XLIFFExport.Extraction
             do {
-                document = try XLIFFExport.document(
-                    catalog: catalog, locale: locale, version: xliff == .v2_0 ? .v2_0 : .v1_2, toolVersion: Msgc.version)
+                extraction = try XLIFFExport.extraction(
+                    catalog: catalog, locale: locale, version: version, toolVersion: Msgc.version, previousOrphans: earlierOrphans)
             } catch .unusableTranslations(let locale, let files) {
                 // Why a file could not be read is what reading it found.
                 let paths = Set(files.map(\.path))
@@ -59,21 +75,86 @@ extension Msgc {
             } catch {
                 throw ValidationError(error.description)
             }
-            guard let out else {
+            let document = extraction.document
+            guard let out, let orphansURL else {
                 Output.write(document, to: .standardOutput)
+                report(extraction, orphansKeptIn: nil)
                 return
             }
-            let usedFile = catalog.config.flatMap { catalog.fileForLocale(sourceLocale: $0.sourceLocale.value)[locale]?.path }
             try refuseToLoseTranslations(at: out, document: document, usedFile: usedFile, contentPath: options.contentPath)
             do {
+                // The orphans first: if they cannot be written, the file that holds them now stays.
+                if replacesUsedFile, !extraction.orphans.isEmpty {
+                    switch XLIFFExport.mergeOrphans(earlierOrphans, extraction.orphans) {
+                    case .success(let units):
+                        let orphans = XLIFFWriter.writeOrphans(
+                            config: catalog.config!, units: units, locale: locale, version: version, toolVersion: Msgc.version)
+                        try FileOutput.write(Array(orphans.utf8), to: orphansURL)
+                    case .failure(let conflict):
+                        Output.error("'\(orphansURL.relativePath)' already keeps another translation of unit '\(conflict.text)', which "
+                            + "'\(out)' no longer needs either; move that file away (or merge it by hand) and extract again. Nothing was written")
+                        throw Outcome.Status.failure.exitCode
+                    }
+                }
                 try FileOutput.write(Array(document.utf8), to: URL(fileURLWithPath: out))
-            } catch {
+            } catch let error as FileOutput.Failure {
                 Output.error("\(error)")
                 throw Outcome.Status.failure.exitCode
             }
+            report(extraction, orphansKeptIn: replacesUsedFile ? orphansURL.relativePath : nil)
             if !options.quiet {
                 Output.write("wrote \(out) (XLIFF \(xliff.rawValue), \(locale))\n", to: .standardError)
             }
         }
+
+        /// Says on standard error what the document carries from the locale's file and, always
+        /// (even with --quiet), each unit with work that it does not: kept in `orphansFile`, or
+        /// left in the locale's file when that is not replaced.
+        private func report(_ extraction: XLIFFExport.Extraction, orphansKeptIn orphansFile: String?) {
+            guard let usedFile = extraction.usedFile else { return }
+            let shown = options.pathPrefix + usedFile
+            if !options.quiet {
+                var parts = ["\(extraction.translationsKept) translation\(extraction.translationsKept == 1 ? "" : "s")"]
+                if extraction.approvedKept > 0 { parts[0] += " (\(extraction.approvedKept) approved)" }
+                if extraction.notesKept > 0 { parts.append("\(extraction.notesKept) translator note\(extraction.notesKept == 1 ? "" : "s")") }
+                if extraction.candidatesKept > 0 {
+                    parts.append("\(extraction.candidatesKept) candidate\(extraction.candidatesKept == 1 ? "" : "s") (alt-trans/matches)")
+                }
+                Output.error("carried over from '\(shown)': " + parts.joined(separator: ", "))
+            }
+            guard !extraction.orphans.isEmpty else { return }
+            let count = extraction.orphans.count
+            let units = count == 1 ? "1 unit" : "\(count) units"
+            if let orphansFile {
+                Output.error("warning: \(units) of '\(shown)' that no message has any more (renamed or removed) left the file; "
+                    + "their work is kept in '\(orphansFile)':")
+            } else {
+                Output.error("warning: \(units) of '\(shown)' that no message has any more (renamed or removed) are not in this output; "
+                    + "'\(shown)' still holds them, and `--out \(shown)` keeps them in '\(shown).orphans':")
+            }
+            var offeredTo: [String: [String]] = [:]
+            for (id, orphans) in extraction.suggestions { for orphan in orphans { offeredTo[orphan, default: []].append(id) } }
+            for unit in extraction.orphans {
+                var held: [String] = []
+                if unit.target != nil { held.append(unit.isApproved ? "approved translation" : "translation") }
+                if !unit.notes.isEmpty { held.append("\(unit.notes.count) note\(unit.notes.count == 1 ? "" : "s")") }
+                if !unit.candidates.isEmpty { held.append("\(unit.candidates.count) candidate\(unit.candidates.count == 1 ? "" : "s")") }
+                var line = "  \(unit.id.value): \(held.joined(separator: ", "))"
+                if let targets = offeredTo[unit.id.value] {
+                    line += "; offered as a candidate to \(targets.sorted().joined(separator: ", ")) (the same source text)"
+                }
+                Output.write(TerminalText.escaped(line) + "\n", to: .standardError)
+            }
+        }
     }
+}
+
+/// Whether `out` is the locale's file in the content tree (`usedFile`, root-relative), however
+/// either is spelled.
+func isFile(_ out: String, _ usedFile: String?, contentPath: String) -> Bool {
+    guard let usedFile, let used = realpath((contentPath as NSString).appendingPathComponent(usedFile), nil) else { return false }
+    defer { free(used) }
+    guard let target = realpath(out, nil) else { return false }
+    defer { free(target) }
+    return strcmp(used, target) == 0
 }
