@@ -307,7 +307,17 @@ public struct ContentTree: Sendable {
                 // One lstat tells most entries apart: only a symbolic link needs following, and
                 // only a link can lead out of the folder, which is itself inside the tree.
                 var status = stat()
-                guard lstat(childPath, &status) == 0 else { continue }
+                guard lstat(childPath, &status) == 0 else {
+                    // Gone meanwhile is fine; a path longer than the system takes is not, or a
+                    // folder nested that deep would be left out without a word.
+                    let failure = errno
+                    if failure != ENOENT {
+                        diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
+                            "'\(child)' cannot be read (\(String(cString: strerror(failure)))); msgc reads nothing in it",
+                            at: SourceLocation(path: child)))
+                    }
+                    continue
+                }
                 let isLink = status.st_mode & S_IFMT == S_IFLNK
                 if isLink && stat(childPath, &status) != 0 {
                     if reportingDanglingLinks && extensions.contains(fileExtension) {

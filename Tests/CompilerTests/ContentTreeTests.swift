@@ -101,6 +101,36 @@ import Testing
         #expect(contentTree.bytes(of: "messages/b.yaml", limit: 100) == .failure(.placement(.outside)))
     }
 
+    /// A folder nested deeper than the system's longest path holds messages too: it is
+    /// reported, never left out without a word.
+    @Test func folderDeeperThanTheLongestPathIsReported() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "messages/a.yaml": "messages: []\n"])
+        defer {
+            let remove = Process()
+            remove.executableURL = URL(fileURLWithPath: "/bin/rm")
+            remove.arguments = ["-rf", tree.root.appendingPathComponent("messages").path]
+            try? remove.run()
+            remove.waitUntilExit()
+        }
+        // Made a level at a time through descriptors: no path this long can be passed to mkdir.
+        var folder = open(tree.root.appendingPathComponent("messages").path, O_RDONLY | O_DIRECTORY)
+        let name = String(repeating: "d", count: 30)
+        for _ in 0..<200 {
+            #expect(mkdirat(folder, name, 0o755) == 0)
+            let next = openat(folder, name, O_RDONLY | O_DIRECTORY)
+            close(folder)
+            folder = next
+        }
+        let file = openat(folder, "deep.yaml", O_WRONLY | O_CREAT, 0o644)
+        _ = "messages: [\n".withCString { write(file, $0, strlen($0)) }
+        close(file)
+        close(folder)
+        let (_, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.code == "PRS008")
+        #expect(diagnostics.first?.message.hasSuffix("cannot be read (File name too long); msgc reads nothing in it") ?? false, "\(diagnostics)")
+    }
+
     @Test func missingImageIsNotAnIOFailure() throws {
         let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
         try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/missing.png"))
