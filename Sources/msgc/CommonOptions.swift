@@ -130,6 +130,40 @@ func refuseToLoseTranslations(
     throw Outcome.Status.failure.exitCode
 }
 
+/// Refuses, with exit status 2, an `--out` inside the content tree that msgc would read back as
+/// something else: inside the tree extract and pseudo write only an XLIFF file under
+/// `translations/`, and only the locale's own file (`localeFile`, root-relative) when it has
+/// one, since a second file for a locale is an error for lint and build. A link in the way is
+/// resolved first: the tree is where the file would land.
+func refuseToWriteIntoTheTree(at out: String, contentPath: String, localeFile: String?) throws {
+    guard let root = resolvedPath(contentPath) else { return }
+    let url = URL(fileURLWithPath: out).standardizedFileURL
+    // A missing folder is FileOutput's to report.
+    guard let folder = resolvedPath(url.deletingLastPathComponent().path) else { return }
+    let name = url.lastPathComponent
+    let target = resolvedPath(url.path) ?? (folder == "/" ? "/" + name : folder + "/" + name)
+    guard target.hasPrefix(root + "/") else { return }
+    let relative = String(target.dropFirst(root.count + 1))
+    let pathExtension = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
+    let why: String
+    if !relative.hasPrefix("translations/") || !["xliff", "xlf"].contains(pathExtension) {
+        why = "is inside the content tree ('\(relative)'), which is msgc's input; in the tree it writes only XLIFF files under translations/"
+    } else if let localeFile, !isFile(out, localeFile, contentPath: contentPath) {
+        why = "would be a second file for the locale in the content tree, beside '\(ContentTreeLocation.pathPrefix(contentPath) + localeFile)' "
+            + "(lint and build refuse two); write that file again instead (it is read and carried over)"
+    } else {
+        return
+    }
+    Output.error("'\(out)' \(why). Nothing was written; choose another --out")
+    throw Outcome.Status.failure.exitCode
+}
+
+private func resolvedPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
 /// Where a command finds its content tree, as git and cargo find theirs: `--content` when
 /// given; else the current folder when it holds `msgc.yaml` (a writer or translator working
 /// inside the tree); else `./content` (the layout `msgc init` makes beside a project).

@@ -358,4 +358,32 @@ extension ExtractTests {
         #expect(result.stderr.contains("de-DE.xliff.orphans' exists but it cannot be read as XLIFF"), "\(result.stderr)")
         #expect(try Data(contentsOf: file) == before)
     }
+
+    /// Inside the content tree extract and pseudo write only the locale's XLIFF file under
+    /// translations/: anything else would be read back as a source, or as a second file for the
+    /// locale, which lint refuses. A link to a folder of the tree is the tree.
+    @Test("--out into the content tree", arguments: [
+        ("extract", "translations/new.xliff", "would be a second file for the locale in the content tree, beside"),
+        ("extract", "messages/de.yaml", "is inside the content tree ('messages/de.yaml'), which is msgc's input"),
+        ("extract", "de.xliff", "is inside the content tree ('de.xliff')"),
+        ("extract", "LINK/new.xliff", "would be a second file for the locale"),
+        ("pseudo", "images/p.xliff", "is inside the content tree ('images/p.xliff')"),
+        ("pseudo", "translations/other.xliff", "would be a second file for the locale"),
+    ])
+    func outIntoTheContentTree(command: String, out: String, message: String) throws {
+        let copy = try exampleCopy()
+        let scratch = copy.deletingLastPathComponent()
+        try FileManager.default.createSymbolicLink(
+            at: scratch.appendingPathComponent("LINK"), withDestinationURL: copy.appendingPathComponent("translations"))
+        let locale = command == "extract" ? "de-DE" : "en-XA"
+        if command == "pseudo" { #expect(try MsgcRunner.run(["pseudo", "--content", "content", "--locale", locale], in: scratch).status == 0) }
+        let before = try MsgcRunner.files(in: copy)
+        let path = out.hasPrefix("LINK/") ? out : "content/" + out
+        let result = try MsgcRunner.run([command, "--content", "content", "--locale", locale, "--out", path], in: scratch)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("msgc: '\(path)' \(message)"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("Nothing was written; choose another --out\n"), "\(result.stderr)")
+        #expect(try MsgcRunner.files(in: copy) == before)
+        #expect(try MsgcRunner.run(["lint", "--content", "content"], in: scratch).status == 0)
+    }
 }

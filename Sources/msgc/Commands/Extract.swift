@@ -78,10 +78,11 @@ extension Msgc {
             let document = extraction.document
             guard let out, let orphansURL else {
                 Output.write(document, to: .standardOutput)
-                report(extraction, orphansKeptIn: nil)
+                report(extraction, orphansKeptIn: nil, replacing: false)
                 return
             }
             try refuseToLoseTranslations(at: out, document: document, usedFile: usedFile, contentPath: options.contentPath)
+            try refuseToWriteIntoTheTree(at: out, contentPath: options.contentPath, localeFile: usedFile)
             do {
                 // The orphans first: if they cannot be written, the file that holds them now stays.
                 if replacesUsedFile, !extraction.orphans.isEmpty {
@@ -101,19 +102,19 @@ extension Msgc {
                 Output.error("\(error)")
                 throw Outcome.Status.failure.exitCode
             }
-            report(extraction, orphansKeptIn: replacesUsedFile ? orphansURL.relativePath : nil)
+            report(extraction, orphansKeptIn: replacesUsedFile ? orphansURL.relativePath : nil, replacing: true)
             if !options.quiet {
                 Output.write("wrote \(out) (XLIFF \(xliff.rawValue), \(locale))\n", to: .standardError)
             }
         }
 
-        /// Says on standard error what the document carries from the locale's file and, always
-        /// (even with --quiet), each unit with work that it does not: kept in `orphansFile`, or
-        /// left in the locale's file when that is not replaced.
-        private func report(_ extraction: XLIFFExport.Extraction, orphansKeptIn orphansFile: String?) {
+        /// Says on standard error what a written file carries from the locale's file and, always
+        /// (even with --quiet or to standard output), each unit with work that it does not: kept
+        /// in `orphansFile`, or left in the locale's file when that is not replaced.
+        private func report(_ extraction: XLIFFExport.Extraction, orphansKeptIn orphansFile: String?, replacing: Bool) {
             guard let usedFile = extraction.usedFile else { return }
             let shown = options.pathPrefix + usedFile
-            if !options.quiet {
+            if replacing && !options.quiet {
                 var parts = ["\(extraction.translationsKept) translation\(extraction.translationsKept == 1 ? "" : "s")"]
                 if extraction.approvedKept > 0 { parts[0] += " (\(extraction.approvedKept) approved)" }
                 if extraction.notesKept > 0 { parts.append("\(extraction.notesKept) translator note\(extraction.notesKept == 1 ? "" : "s")") }
