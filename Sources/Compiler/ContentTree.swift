@@ -213,9 +213,10 @@ public struct ContentTree: Sendable {
             images[path] = imagesOnDisk[path] ?? image(at: path)
         }
 
-        let catalog = Catalog(
+        var catalog = Catalog(
             config: config, messages: messages, translationFiles: translationFiles, images: images,
             imageFilesOnDisk: imagePaths, sourceFiles: sources)
+        catalog.sourceFilesOnDisk = sourcePaths
         return (catalog, diagnostics)
     }
 

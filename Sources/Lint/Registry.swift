@@ -33,6 +33,7 @@ public enum Registry {
         MultipleDefaultMessages.self,
         DefaultMessageNotText.self,
         TooManyUploads.self,
+        FileNamesDifferingOnlyInCase.self,
         StaleTranslation.self,
         TranslationBelowMinimumState.self,
         OrphanTranslationUnit.self,

@@ -174,6 +174,9 @@ public struct Catalog: Sendable {
     public var imageFilesOnDisk: [String]
     /// Text of every source file read, by path, for snippets.
     public var sourceFiles: [String: SourceFile]
+    /// Paths of the message sources the walk found, sorted bytewise, each as the file system
+    /// spells it: two that differ only in Unicode normalization are one key of `sourceFiles`.
+    public var sourceFilesOnDisk: [String] = []
 
     public init(
         config: ProjectConfig?, messages: [Message], translationFiles: [TranslationFile] = [],

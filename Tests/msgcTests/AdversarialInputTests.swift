@@ -296,6 +296,19 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
+    /// Two files Linux keeps apart but macOS and Windows do not: one would vanish on checkout.
+    @Test("file names that differ only in case or normalization", arguments: [
+        ("messages/Extra.yaml", "messages/extra.yaml"),
+        ("messages/cafe\u{301}.yaml", "messages/caf\u{E9}.yaml"),
+    ])
+    func namesDifferingOnlyInCase(first: String, second: String) throws {
+        let scenario = try Scenario()
+        defer { scenario.remove() }
+        try scenario.write(Data("messages: []\n".utf8), at: first)
+        try scenario.write(Data("messages: []\n".utf8), at: second)
+        try expectOneDiagnostic(scenario, Expected(code: "PRJ007", path: second, line: nil, messageContains: "differ only in case"))
+    }
+
     @Test func pngClaiming100000By100000Pixels() throws {
         let scenario = try Scenario(image: "images/hero.png")
         defer { scenario.remove() }
