@@ -236,6 +236,9 @@ public struct ContentTree: Sendable {
     /// Loads an image referenced as `path` (root-relative, `/`-separated), refusing any path
     /// that leads outside the tree, directly or through a symbolic link.
     public func image(at path: String) -> ImageAsset {
+        // Said for what they are: no file name holds a NUL, and a `\` is not a separator here.
+        if path.utf8.contains(0) { return ImageAsset(path: path, problem: .unreadable("it holds a NUL character, which no file name can")) }
+        if path.contains("\\") { return ImageAsset(path: path, problem: .unreadable("it uses '\\'; paths in the content tree use '/'")) }
         guard let normalized = Self.normalize(path) else { return ImageAsset(path: path, problem: .outsideContentTree) }
         switch bytes(of: normalized, limit: ContentLimits.maxImageBytes) {
         case .success(let bytes): return ImageAsset(path: path, bytes: bytes)

@@ -36,10 +36,17 @@ import Testing
         #expect(diagnostics.map(\.code) == ["CFG001"])
     }
 
-    @Test(arguments: ["../outside.png", "/etc/passwd", "images/../../outside.png", ""])
+    @Test(arguments: ["../outside.png", "/etc/passwd", "images/../../outside.png", "", "/"])
     func refusesPathsOutOfTheTree(_ path: String) throws {
         let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
         #expect(ContentTree(root: tree.root).image(at: path).problem == .outsideContentTree)
+    }
+
+    @Test func imagePathsNoFileCanHaveSayWhy() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        let contentTree = ContentTree(root: tree.root)
+        #expect(contentTree.image(at: "images/a\0b.png").problem == .unreadable("it holds a NUL character, which no file name can"))
+        #expect(contentTree.image(at: "images\\hero.png").problem == .unreadable("it uses '\\'; paths in the content tree use '/'"))
     }
 
     @Test func refusesSymbolicLinksOutOfTheTree() throws {
