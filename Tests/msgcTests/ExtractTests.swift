@@ -386,4 +386,20 @@ extension ExtractTests {
         #expect(try MsgcRunner.files(in: copy) == before)
         #expect(try MsgcRunner.run(["lint", "--content", "content"], in: scratch).status == 0)
     }
+
+    /// An --out that is a link to the locale's file updates that file and keeps the link.
+    @Test func outThroughALinkToTheLocalesFileWritesThatFile() throws {
+        let (copy, file) = try treeWithTranslatorWork(version: "1.2")
+        let link = copy.deletingLastPathComponent().appendingPathComponent("de.xliff")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let source = copy.appendingPathComponent("messages/family.yaml")
+        let yaml = try String(contentsOf: source, encoding: .utf8)
+        try Data(yaml.replacingOccurrences(of: "key: stay-together\n", with: "key: together\n").utf8).write(to: source)
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", link.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == file.path)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("\(Self.family)/together/header"))
+        #expect(FileManager.default.fileExists(atPath: file.path + ".orphans"))
+        #expect(!FileManager.default.fileExists(atPath: link.path + ".orphans"))
+    }
 }

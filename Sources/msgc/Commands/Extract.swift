@@ -46,7 +46,10 @@ extension Msgc {
             // Replacing the locale's own file: units no message has any more go to the
             // `.orphans` file beside it, merged with what that file already keeps.
             let replacesUsedFile = out.map { isFile($0, usedFile, contentPath: options.contentPath) } ?? false
-            let orphansURL = out.map { URL(fileURLWithPath: $0 + ".orphans") }
+            // An --out that is a link to the locale's file is written through: the file it points
+            // at is replaced (not the link), and the orphans go beside that file.
+            let destination = replacesUsedFile ? usedFile.map { options.pathPrefix + $0 } : out
+            let orphansURL = destination.map { URL(fileURLWithPath: $0 + ".orphans") }
             var earlierOrphans: [TranslationUnit] = []
             if replacesUsedFile, let orphansURL {
                 switch XLIFFExport.orphans(at: orphansURL) {
@@ -76,7 +79,7 @@ extension Msgc {
                 throw ValidationError(error.description)
             }
             let document = extraction.document
-            guard let out, let orphansURL else {
+            guard let out, let destination, let orphansURL else {
                 Output.write(document, to: .standardOutput)
                 report(extraction, orphansKeptIn: nil, replacing: false)
                 return
@@ -97,7 +100,7 @@ extension Msgc {
                         throw Outcome.Status.failure.exitCode
                     }
                 }
-                try FileOutput.write(Array(document.utf8), to: URL(fileURLWithPath: out))
+                try FileOutput.write(Array(document.utf8), to: URL(fileURLWithPath: destination))
             } catch let error as FileOutput.Failure {
                 Output.error("\(error)")
                 throw Outcome.Status.failure.exitCode
