@@ -402,4 +402,29 @@ extension ExtractTests {
         #expect(FileManager.default.fileExists(atPath: file.path + ".orphans"))
         #expect(!FileManager.default.fileExists(atPath: link.path + ".orphans"))
     }
+
+    /// Translations the reader leaves out of the locale's file (a repeated unit with another
+    /// target, a <file> for another language) stop extract from writing over it.
+    @Test func unitsTheReaderLeftOutStopExtract() throws {
+        let copy = try exampleCopy()
+        let file = copy.appendingPathComponent("translations/de-DE.xliff")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        let start = try #require(text.range(of: "<trans-unit id=\"\(Self.family)/stay-together/header\""))
+        let end = try #require(text.range(of: "</trans-unit>", range: start.upperBound..<text.endIndex))
+        let repeated = String(text[start.lowerBound..<end.upperBound]).replacingOccurrences(of: "Gemeinsam weiterlernen", with: "Zusammen weiterlernen")
+        text.insert(contentsOf: "\n      " + repeated, at: end.upperBound)
+        text = text.replacingOccurrences(of: "</xliff>", with: """
+              <file original="other" source-language="en-US" target-language="fr-FR" datatype="plaintext"><body>
+                <trans-unit id="x/y/header"><source>Hello</source><target>Bonjour</target></trans-unit>
+              </body></file>
+            </xliff>
+            """)
+        try Data(text.utf8).write(to: file)
+        let before = try Data(contentsOf: file)
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("[XLF013]") && result.stderr.contains("[XLF010]"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("holds translations msgc cannot use (above), which writing it again would drop; keep one of each repeated unit and move a <file> for another language to a file of its own first. Nothing was written\n"), "\(result.stderr)")
+        #expect(try Data(contentsOf: file) == before)
+    }
 }

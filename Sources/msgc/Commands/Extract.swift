@@ -50,6 +50,17 @@ extension Msgc {
             // at is replaced (not the link), and the orphans go beside that file.
             let destination = replacesUsedFile ? usedFile.map { options.pathPrefix + $0 } : out
             let orphansURL = destination.map { URL(fileURLWithPath: $0 + ".orphans") }
+            // Units the reader had to leave out of the locale's file (a repeat with another
+            // target, a <file> for another language) are not in the catalog: writing the file
+            // again would drop them without a trace.
+            let leftOut: Set<String> = [XLIFFDiagnostics.conflictingUnits.code, XLIFFDiagnostics.conflictingTargetLanguages.code]
+            if replacesUsedFile, let out, case let dropping = diagnostics.filter({ $0.location.path == usedFile && leftOut.contains($0.code) }),
+               !dropping.isEmpty {
+                options.write(dropping, sources: catalog.sourceFiles, to: .standardError)
+                Output.error("'\(out)' holds translations msgc cannot use (above), which writing it again would drop; keep one of each "
+                    + "repeated unit and move a <file> for another language to a file of its own first. Nothing was written")
+                throw Outcome.Status.findings.exitCode
+            }
             var earlierOrphans: [TranslationUnit] = []
             if replacesUsedFile, let orphansURL {
                 switch XLIFFExport.orphans(at: orphansURL) {
