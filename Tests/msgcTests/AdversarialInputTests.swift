@@ -309,6 +309,26 @@ import Testing
         try expectOneDiagnostic(scenario, Expected(code: "PRJ007", path: second, line: nil, messageContains: "differ only in case"))
     }
 
+    /// A translation file that links to itself is a loop, not a missing file; an image that
+    /// does is one that cannot be read.
+    @Test func linkLoopsSayWhatTheyAre() throws {
+        let scenario = try Scenario()
+        defer { scenario.remove() }
+        try FileManager.default.createDirectory(at: scenario.content.appendingPathComponent("translations"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: scenario.content.appendingPathComponent("translations/de-DE.xliff").path, withDestinationPath: "de-DE.xliff")
+        try expectOneDiagnostic(scenario, Expected(
+            code: "PRS008", path: "translations/de-DE.xliff", line: nil, messageContains: "leads back to itself (a loop)"))
+
+        let image = try Scenario(image: "images/hero.png")
+        defer { image.remove() }
+        try FileManager.default.createDirectory(at: image.content.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: image.content.appendingPathComponent("images/hero.png").path, withDestinationPath: "hero.png")
+        try expectOneDiagnostic(image, Expected(
+            code: "IMG001", path: "messages/a.yaml", line: 8, messageContains: "symbolic link that leads back to itself"))
+    }
+
     @Test func pngClaiming100000By100000Pixels() throws {
         let scenario = try Scenario(image: "images/hero.png")
         defer { scenario.remove() }
