@@ -73,6 +73,21 @@ import Testing
         #expect(ContentTree(root: tree.root).image(at: "images/hero.png").bytes == Array("png bytes".utf8))
     }
 
+    /// A file under a folder that is a link inside the tree is read like any other; under a
+    /// link out of the tree it is not, and the folder is reported once.
+    @Test func filesUnderLinkedFolders() throws {
+        let source = "messages:\n  - key: shared\n    product: com.example.app.yearly\n    type: text\n    header: h\n    body: b\n"
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "shared/a.yaml": source])
+        let outside = try TemporaryTree(["b.yaml": source.replacingOccurrences(of: "shared", with: "secret")])
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("messages"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: tree.root.appendingPathComponent("messages/in").path, withDestinationPath: "../shared")
+        try FileManager.default.createSymbolicLink(at: tree.root.appendingPathComponent("messages/out"), withDestinationURL: outside.root)
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(catalog.messages.map(\.key.value) == ["shared"])
+        #expect(diagnostics.map(\.code) == ["PRS008"])
+        #expect(diagnostics.first?.location.path == "messages/out")
+    }
+
     @Test func linksToNothingAreFilesThatCannotBeRead() throws {
         let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
         try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/gone.png"))
