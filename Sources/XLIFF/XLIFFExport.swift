@@ -61,6 +61,10 @@ public enum XLIFFExport {
         /// current (not stale) and approved (1.2 `approved="yes"`, written back).
         public var translationsKept = 0
         public var approvedKept = 0
+        /// Of `translationsKept`, those written back as needing translation: the source has
+        /// changed since (stale), or the target held inline markup, which was removed.
+        public var staleKept = 0
+        public var markupRemoved = 0
         /// Candidates (`<alt-trans>`, `<mtc:match>`) and translators' notes written back.
         public var candidatesKept = 0
         public var notesKept = 0
@@ -104,7 +108,14 @@ public enum XLIFFExport {
         }
         for (id, source) in written {
             guard let unit = existing[id] else { continue }
-            if unit.target != nil { extraction.translationsKept += 1 }
+            if unit.target != nil {
+                extraction.translationsKept += 1
+                if !unit.inlineMarkup.isEmpty {
+                    extraction.markupRemoved += 1
+                } else if unit.source.value != source {
+                    extraction.staleKept += 1
+                }
+            }
             if unit.target != nil, unit.isApproved, unit.source.value == source, unit.inlineMarkup.isEmpty { extraction.approvedKept += 1 }
             extraction.candidatesKept += unit.candidates.count
             extraction.notesKept += unit.notes.count

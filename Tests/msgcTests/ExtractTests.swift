@@ -65,6 +65,10 @@ import Testing
         let extract = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE"])
         #expect(extract.stdout.contains("<source>Thank you for learning with us</source>"))
         #expect(extract.stdout.contains("<target state=\"needs-translation\">"))
+        // Writing the locale's file again says so.
+        let german = copy.appendingPathComponent("translations/de-DE.xliff").path
+        let again = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", german])
+        #expect(again.stderr.contains("32 translations (1 stale, written back as needing translation)"), "\(again.stderr)")
     }
 
     /// A locale's file that cannot be used for it (unreadable, or its target language spelled

@@ -130,7 +130,13 @@ extension Msgc {
             let shown = options.pathPrefix + usedFile
             if replacing && !options.quiet {
                 var parts = ["\(extraction.translationsKept) translation\(extraction.translationsKept == 1 ? "" : "s")"]
-                if extraction.approvedKept > 0 { parts[0] += " (\(extraction.approvedKept) approved)" }
+                var details: [String] = []
+                if extraction.approvedKept > 0 { details.append("\(extraction.approvedKept) approved") }
+                if extraction.staleKept > 0 { details.append("\(extraction.staleKept) stale, written back as needing translation") }
+                if extraction.markupRemoved > 0 {
+                    details.append("\(extraction.markupRemoved) with inline markup removed, written back as needing translation")
+                }
+                if !details.isEmpty { parts[0] += " (" + details.joined(separator: "; ") + ")" }
                 if extraction.notesKept > 0 { parts.append("\(extraction.notesKept) translator note\(extraction.notesKept == 1 ? "" : "s")") }
                 if extraction.candidatesKept > 0 {
                     parts.append("\(extraction.candidatesKept) candidate\(extraction.candidatesKept == 1 ? "" : "s") (alt-trans/matches)")
