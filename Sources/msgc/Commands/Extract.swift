@@ -17,7 +17,8 @@ extension Msgc {
                 Every translatable string of every message that ships in the locale, with the source \
                 text, the current translation and its state (so re-exporting never loses work), the \
                 message's note, its product and type, and the length limit. A translation whose source \
-                has changed since is written back as needing translation.
+                has changed since is written back as needing translation. Writing the locale's own file \
+                again moves units no message has any more to FILE.orphans beside it, and says so.
                 """)
 
         enum XLIFFVersion: String, ExpressibleByArgument, CaseIterable {
