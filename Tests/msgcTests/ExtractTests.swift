@@ -431,4 +431,19 @@ extension ExtractTests {
         #expect(result.stderr.hasSuffix("holds translations msgc cannot use (above), which writing it again would drop; keep one of each repeated unit and move a <file> for another language to a file of its own first. Nothing was written\n"), "\(result.stderr)")
         #expect(try Data(contentsOf: file) == before)
     }
+
+    /// Thousands of orphans are all kept, and named on stderr up to a screenful.
+    @Test func manyOrphansAreListedUpToAScreenful() throws {
+        let copy = try exampleCopy()
+        let file = copy.appendingPathComponent("translations/de-DE.xliff")
+        let junk = (0..<150).map { "<trans-unit id=\"gone/k\($0)/header\"><source>S\($0)</source><target>T\($0)</target></trans-unit>" }
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "</body>", with: junk.joined(separator: "\n") + "</body>")
+        try Data(text.utf8).write(to: file)
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "\n  gone/").count - 1 == 100)
+        #expect(result.stderr.contains("  … and 50 more, every one in '\(file.path).orphans'\n"), "\(result.stderr)")
+        let orphans = try String(contentsOf: URL(fileURLWithPath: file.path + ".orphans"), encoding: .utf8)
+        #expect(orphans.components(separatedBy: "<target state=").count - 1 == 150)
+    }
 }

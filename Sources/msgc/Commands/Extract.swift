@@ -156,7 +156,9 @@ extension Msgc {
             }
             var offeredTo: [String: [String]] = [:]
             for (id, orphans) in extraction.suggestions { for orphan in orphans { offeredTo[orphan, default: []].append(id) } }
-            for unit in extraction.orphans {
+            // Each unit by name, up to a screenful: a file of thousands would bury everything else.
+            let listed = 100
+            for unit in extraction.orphans.prefix(listed) {
                 var held: [String] = []
                 if unit.target != nil { held.append(unit.isApproved ? "approved translation" : "translation") }
                 if !unit.notes.isEmpty { held.append("\(unit.notes.count) note\(unit.notes.count == 1 ? "" : "s")") }
@@ -166,6 +168,9 @@ extension Msgc {
                     line += "; offered as a candidate to \(targets.sorted().joined(separator: ", ")) (the same source text)"
                 }
                 Output.write(TerminalText.escaped(line) + "\n", to: .standardError)
+            }
+            if count > listed {
+                Output.write("  … and \(count - listed) more, every one in '\(TerminalText.escaped(orphansFile ?? shown))'\n", to: .standardError)
             }
         }
     }
