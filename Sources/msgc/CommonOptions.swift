@@ -114,7 +114,7 @@ func refuseToLoseTranslations(
     at out: String, document: String, usedFile: String?, contentPath: String, replaceableLocale: String? = nil
 ) throws {
     let url = URL(fileURLWithPath: out)
-    if isFile(out, usedFile, contentPath: contentPath) { return }
+    if isLocaleFile(out, usedFile, contentPath: contentPath) { return }
     let why: String
     switch XLIFFExport.replacing(url, with: document, replaceableLocale: replaceableLocale) {
     case .safe: return
@@ -128,6 +128,16 @@ func refuseToLoseTranslations(
     }
     Output.error("'\(out)' \(why); nothing was written. Choose another --out, or move the file away first")
     throw Outcome.Status.failure.exitCode
+}
+
+/// Whether `out` is the locale's file in the content tree (`usedFile`, root-relative), however
+/// either is spelled.
+func isLocaleFile(_ out: String, _ usedFile: String?, contentPath: String) -> Bool {
+    guard let usedFile, let used = realpath((contentPath as NSString).appendingPathComponent(usedFile), nil) else { return false }
+    defer { free(used) }
+    guard let target = realpath(out, nil) else { return false }
+    defer { free(target) }
+    return strcmp(used, target) == 0
 }
 
 /// Refuses, with exit status 2, an `--out` inside the content tree that msgc would read back as
@@ -148,7 +158,7 @@ func refuseToWriteIntoTheTree(at out: String, contentPath: String, localeFile: S
     let why: String
     if !relative.hasPrefix("translations/") || !["xliff", "xlf"].contains(pathExtension) {
         why = "is inside the content tree ('\(relative)'), which is msgc's input; in the tree it writes only XLIFF files under translations/"
-    } else if let localeFile, !isFile(out, localeFile, contentPath: contentPath) {
+    } else if let localeFile, !isLocaleFile(out, localeFile, contentPath: contentPath) {
         why = "would be a second file for the locale in the content tree, beside '\(ContentTreeLocation.pathPrefix(contentPath) + localeFile)' "
             + "(lint and build refuse two); write that file again instead (it is read and carried over)"
     } else {

@@ -46,7 +46,7 @@ extension Msgc {
             let usedFile = catalog.config.flatMap { catalog.fileForLocale(sourceLocale: $0.sourceLocale.value)[locale]?.path }
             // Replacing the locale's own file: units no message has any more go to the
             // `.orphans` file beside it, merged with what that file already keeps.
-            let replacesUsedFile = out.map { isFile($0, usedFile, contentPath: options.contentPath) } ?? false
+            let replacesUsedFile = out.map { isLocaleFile($0, usedFile, contentPath: options.contentPath) } ?? false
             // An --out that is a link to the locale's file is written through: the file it points
             // at is replaced (not the link), and the orphans go beside that file.
             let destination = replacesUsedFile ? usedFile.map { options.pathPrefix + $0 } : out
@@ -174,14 +174,4 @@ extension Msgc {
             }
         }
     }
-}
-
-/// Whether `out` is the locale's file in the content tree (`usedFile`, root-relative), however
-/// either is spelled.
-func isFile(_ out: String, _ usedFile: String?, contentPath: String) -> Bool {
-    guard let usedFile, let used = realpath((contentPath as NSString).appendingPathComponent(usedFile), nil) else { return false }
-    defer { free(used) }
-    guard let target = realpath(out, nil) else { return false }
-    defer { free(target) }
-    return strcmp(used, target) == 0
 }
