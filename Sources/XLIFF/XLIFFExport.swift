@@ -120,8 +120,10 @@ public enum XLIFFExport {
             extraction.candidatesKept += unit.candidates.count
             extraction.notesKept += unit.notes.count
         }
+        // msgc's own offers are no one's work: the orphan they came from is kept already.
         extraction.orphans = (file?.units ?? []).filter { unit in
-            !writtenIDs.contains(unit.id.value) && (unit.target != nil || !unit.notes.isEmpty || !unit.candidates.isEmpty)
+            !writtenIDs.contains(unit.id.value)
+                && (unit.target != nil || !unit.notes.isEmpty || unit.candidates.contains { !($0.origin?.hasPrefix(offerOrigin) ?? false) })
         }
         // A unit with no translation is offered each orphan's translation of its very source
         // text: what a renamed key leaves behind, for the translator to take with one click.
@@ -134,9 +136,12 @@ public enum XLIFFExport {
             for (id, source) in written where existing[id]?.target == nil {
                 var seenTargets = Set<String>()
                 for orphan in bySource[source] ?? [] where seenTargets.insert(orphan.target!.value).inserted {
-                    suggestions[id, default: []].append(TranslationCandidate(
-                        origin: "msgc: the translation of \(orphan.id.value)", quality: "100", source: source, target: orphan.target!.value))
+                    let candidate = TranslationCandidate(
+                        origin: offerOrigin + orphan.id.value, quality: "100", source: source, target: orphan.target!.value)
                     extraction.suggestions[id, default: []].append(orphan.id.value)
+                    // Offered by an earlier run and still there: once is enough.
+                    if existing[id]?.candidates.contains(candidate) ?? false { continue }
+                    suggestions[id, default: []].append(candidate)
                 }
             }
         }
@@ -146,14 +151,17 @@ public enum XLIFFExport {
         return extraction
     }
 
-    /// The units an `.orphans` file at `url` keeps (none when there is no file), or why it
-    /// cannot be read: then it must not be replaced.
     /// Why an `.orphans` file cannot be added to: what is wrong with it, or the unit id it
     /// already keeps another translation of.
     public struct OrphansConflict: Error, Equatable {
         public var text: String
     }
 
+    /// The `origin` of a candidate msgc offers from an orphan, before the orphan's id.
+    public static let offerOrigin = "msgc: the translation of "
+
+    /// The units an `.orphans` file at `url` keeps (none when there is no file), or why it
+    /// cannot be read: then it must not be replaced.
     public static func orphans(at url: URL) -> Result<[TranslationUnit], OrphansConflict> {
         switch FileReader.bytes(at: url, limit: ContentLimits.maxXLIFFBytes) {
         case .success(let bytes):
