@@ -32,10 +32,58 @@ public struct ContentTree: Sendable {
         self.cache = cache
     }
 
-    /// The bytes of the file at root-relative `path`: the overlay's, else the disk's.
-    func bytes(of path: String, limit: Int) -> Result<[UInt8], FileReader.Failure> {
-        guard let bytes = overlay[path] else { return FileReader.bytes(at: url(for: path), limit: limit) }
-        return bytes.count > limit ? .failure(.tooLarge(bytes.count)) : .success(bytes)
+    /// Why a file of the tree was not read.
+    public enum ReadFailure: Error, Equatable {
+        /// Reading it failed or was refused by `FileReader` (missing, too large, not a regular file).
+        case file(FileReader.Failure)
+        /// It does not resolve to a file inside the tree (`Placement`): never opened.
+        case placement(Placement)
+    }
+
+    /// The bytes of the file at root-relative `path`: the overlay's, else the disk's, and the
+    /// disk's only when the path resolves inside the tree. Every file of the tree is read here,
+    /// msgc.yaml included, so no file linked out of the tree is ever opened (its text would
+    /// be echoed back as snippets).
+    public func bytes(of path: String, limit: Int) -> Result<[UInt8], ReadFailure> {
+        if let bytes = overlay[path] { return bytes.count > limit ? .failure(.file(.tooLarge(bytes.count))) : .success(bytes) }
+        let placement = placement(of: path)
+        guard placement == .inside else { return .failure(.placement(placement)) }
+        return FileReader.bytes(at: url(for: path), limit: limit).mapError(ReadFailure.file)
+    }
+
+    /// Where a root-relative path of the tree leads once symbolic links are followed.
+    public enum Placement: Equatable, Sendable {
+        /// Inside the tree, or nowhere at all (nothing there: the reader says it is missing).
+        case inside
+        /// Outside the tree: through a link to a file or folder elsewhere, `..`, or an absolute path.
+        case outside
+        /// To a link whose target does not exist.
+        case danglingLink
+        /// Through links that lead back to themselves.
+        case linkLoop
+
+        /// What a diagnostic says about `path`, nil for `.inside`.
+        func reason(_ path: String) -> String? {
+            switch self {
+            case .inside: nil
+            case .outside: "'\(path)' leads outside the content tree through a symbolic link; msgc does not read it"
+            case .danglingLink: "'\(path)' is a symbolic link to a file that does not exist"
+            case .linkLoop: "'\(path)' is a symbolic link that leads back to itself (a loop); msgc cannot read it"
+            }
+        }
+    }
+
+    /// Where root-relative `path` leads. The one test of containment for every file msgc reads
+    /// from the tree: the walk, msgc.yaml, sources, XLIFF, images and snippets.
+    public func placement(of path: String) -> Placement {
+        guard let normalized = Self.normalize(path) else { return .outside }
+        let absolute = url(for: normalized).path
+        if let resolved = Self.realPath(absolute) {
+            return resolved.hasPrefix(resolvedRoot + "/") ? .inside : .outside
+        }
+        let failure = errno
+        if failure == ELOOP { return .linkLoop }
+        return Self.isDanglingLink(absolute) ? .danglingLink : .inside
     }
 
     /// The overlay's files under `folder` with one of `extensions`, which the walk may not find
@@ -63,7 +111,7 @@ public struct ContentTree: Sendable {
             config = parsed
             if let source { sources[source.path] = source }
             diagnostics += configDiagnostics
-        case .failure(.missing):
+        case .failure(.file(.missing)):
             diagnostics.append(ParserDiagnostics.missingConfig.diagnose(
                 "no msgc.yaml in the content tree '\(root.lastPathComponent)'", at: SourceLocation(path: ProjectConfig.fileName),
                 fixIts: [FixIt("run `msgc init` to create a content tree, or pass --content DIR")]))
@@ -136,7 +184,7 @@ public struct ContentTree: Sendable {
                 let file = TranslationFile(
                     path: path, version: nil, targetLanguage: nil, sourceLanguage: nil, units: [], isReadable: false)
                 // A file too large for msgc is an XLIFF finding (XLF006), as the reader's own cap is.
-                let diagnostic = if case .tooLarge(let size) = failure {
+                let diagnostic = if case .file(.tooLarge(let size)) = failure {
                     XLIFFDiagnostics.fileTooLarge(byteCount: size, path: path)
                 } else {
                     readFailure(failure, path: path)
@@ -166,9 +214,10 @@ public struct ContentTree: Sendable {
             images[path] = imagesOnDisk[path] ?? image(at: path)
         }
 
-        let catalog = Catalog(
+        var catalog = Catalog(
             config: config, messages: messages, translationFiles: translationFiles, images: images,
             imageFilesOnDisk: imagePaths, sourceFiles: sources, damagedSources: damagedSources)
+        catalog.sourceFilesOnDisk = sourcePaths
         return (catalog, diagnostics)
     }
 
@@ -178,7 +227,7 @@ public struct ContentTree: Sendable {
     /// `XLIFFReader.snippetSource` gives it.
     public func sourceFile(at path: String) -> SourceFile? {
         guard let normalized = Self.normalize(path),
-              case .success(let bytes) = FileReader.bytes(at: url(for: normalized), limit: ContentLimits.maxXLIFFBytes)
+              case .success(let bytes) = bytes(of: normalized, limit: ContentLimits.maxXLIFFBytes)
         else { return nil }
         if normalized.hasPrefix("translations/") { return XLIFFReader.snippetSource(bytes: bytes, path: path) }
         guard case .success(let text) = UTF8Text.decode(bytes) else { return nil }
@@ -188,20 +237,17 @@ public struct ContentTree: Sendable {
     /// Loads an image referenced as `path` (root-relative, `/`-separated), refusing any path
     /// that leads outside the tree, directly or through a symbolic link.
     public func image(at path: String) -> ImageAsset {
+        // Said for what they are: no file name holds a NUL, and a `\` is not a separator here.
+        if path.utf8.contains(0) { return ImageAsset(path: path, problem: .unreadable("it holds a NUL character, which no file name can")) }
+        if path.contains("\\") { return ImageAsset(path: path, problem: .unreadable("it uses '\\'; paths in the content tree use '/'")) }
         guard let normalized = Self.normalize(path) else { return ImageAsset(path: path, problem: .outsideContentTree) }
-        let fileURL = url(for: normalized)
-        if let resolved = Self.realPath(fileURL.path) {
-            guard resolved == resolvedRoot || resolved.hasPrefix(resolvedRoot + "/") else {
-                return ImageAsset(path: path, problem: .outsideContentTree)
-            }
-        } else if Self.isDanglingLink(fileURL.path) {
-            return ImageAsset(path: path, problem: .missing)
-        }
-        switch FileReader.bytes(at: fileURL, limit: ContentLimits.maxImageBytes) {
+        switch bytes(of: normalized, limit: ContentLimits.maxImageBytes) {
         case .success(let bytes): return ImageAsset(path: path, bytes: bytes)
-        case .failure(.missing): return ImageAsset(path: path, problem: .missing)
-        case .failure(.tooLarge(let size)): return ImageAsset(path: path, problem: .tooLarge(byteCount: size))
-        case .failure(.unreadable(let reason)): return ImageAsset(path: path, problem: .unreadable(reason))
+        case .failure(.file(.missing)), .failure(.placement(.danglingLink)): return ImageAsset(path: path, problem: .missing)
+        case .failure(.placement(.outside)): return ImageAsset(path: path, problem: .outsideContentTree)
+        case .failure(.placement): return ImageAsset(path: path, problem: .unreadable("it is a symbolic link that leads back to itself"))
+        case .failure(.file(.tooLarge(let size))): return ImageAsset(path: path, problem: .tooLarge(byteCount: size))
+        case .failure(.file(.unreadable(let reason))): return ImageAsset(path: path, problem: .unreadable(reason))
         }
     }
 
@@ -266,12 +312,22 @@ public struct ContentTree: Sendable {
                 // One lstat tells most entries apart: only a symbolic link needs following, and
                 // only a link can lead out of the folder, which is itself inside the tree.
                 var status = stat()
-                guard lstat(childPath, &status) == 0 else { continue }
+                guard lstat(childPath, &status) == 0 else {
+                    // Gone meanwhile is fine; a path longer than the system takes is not, or a
+                    // folder nested that deep would be left out without a word.
+                    let failure = errno
+                    if failure != ENOENT {
+                        diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
+                            "'\(child)' cannot be read (\(String(cString: strerror(failure)))); msgc reads nothing in it",
+                            at: SourceLocation(path: child)))
+                    }
+                    continue
+                }
                 let isLink = status.st_mode & S_IFMT == S_IFLNK
                 if isLink && stat(childPath, &status) != 0 {
                     if reportingDanglingLinks && extensions.contains(fileExtension) {
-                        diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
-                            "'\(child)' is a symbolic link to a file that does not exist", at: SourceLocation(path: child)))
+                        let reason = placement(of: child).reason(child) ?? "'\(child)' is a symbolic link to a file that does not exist"
+                        diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(reason, at: SourceLocation(path: child)))
                     }
                     continue
                 }
@@ -280,10 +336,8 @@ public struct ContentTree: Sendable {
                     continue
                 }
                 guard extensions.contains(fileExtension) else { continue }
-                if isLink, let real = Self.realPath(childPath), !(real.hasPrefix(resolvedRoot + "/")) {
-                    diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(
-                        "'\(child)' is a symbolic link to a file outside the content tree; msgc does not read it",
-                        at: SourceLocation(path: child)))
+                if isLink, let reason = placement(of: child).reason(child) {
+                    diagnostics.append(ParserDiagnostics.unreadableFile.diagnose(reason, at: SourceLocation(path: child)))
                     continue
                 }
                 result.append(child)
@@ -293,14 +347,16 @@ public struct ContentTree: Sendable {
         return (result, diagnostics)
     }
 
-    private func readFailure(_ failure: FileReader.Failure, path: String) -> Diagnostic {
+    private func readFailure(_ failure: ReadFailure, path: String) -> Diagnostic {
         switch failure {
-        case .missing:
+        case .placement(let placement):
+            ParserDiagnostics.unreadableFile.diagnose(placement.reason(path) ?? "'\(path)' cannot be read", at: SourceLocation(path: path))
+        case .file(.missing):
             ParserDiagnostics.unreadableFile.diagnose("'\(path)' does not exist", at: SourceLocation(path: path))
-        case .tooLarge(let size):
+        case .file(.tooLarge(let size)):
             ParserDiagnostics.inputTooLarge.diagnose(
                 "'\(path)' has \(size) bytes, more than msgc reads for this kind of file", at: SourceLocation(path: path))
-        case .unreadable(let reason):
+        case .file(.unreadable(let reason)):
             ParserDiagnostics.unreadableFile.diagnose("'\(path)' cannot be read: \(reason)", at: SourceLocation(path: path))
         }
     }

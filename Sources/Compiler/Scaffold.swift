@@ -7,11 +7,17 @@ public enum Scaffold {
         /// A symbolic link to nothing: there is no folder to write into, and creating one
         /// through the link would put the tree wherever it points.
         case danglingLink(String, target: String)
+        /// A folder on the way is a file (or another thing that holds no folders).
+        case notAFolder(String, creating: String)
+        /// A folder on the way is a link that leads back to itself.
+        case linkLoop(String)
         case io(String)
 
         public var description: String {
             switch self {
             case .notEmpty(let path): "'\(path)' already exists and is not an empty folder; msgc init never overwrites files"
+            case .notAFolder(let path, let creating): "'\(path)' is not a folder, so '\(creating)' cannot be created in it"
+            case .linkLoop(let path): "'\(path)' is a symbolic link that leads back to itself (a loop); remove it or point it at a folder"
             case .danglingLink(let path, let target):
                 "'\(path)' is a symbolic link to '\(target)', which does not exist; remove the link, or create the folder it points to first"
             case .io(let text): text
@@ -66,14 +72,51 @@ public enum Scaffold {
         return String(repeating: "../", count: depth) + "schemas/" + kind.fileName
     }
 
+    /// Fails when the nearest of `folder` and its parents that exists cannot hold the new tree:
+    /// a link to nothing (creating folders through it would put the tree wherever it points),
+    /// a link loop, or a file. Said of that path, not as the file system's "file exists".
+    static func checkNearestExisting(_ folder: URL) throws(Failure) {
+        var shown = folder.relativePath
+        var absolute = folder.standardizedFileURL.path
+        while true {
+            var status = stat()
+            if lstat(absolute, &status) == 0 {
+                let isLink = status.st_mode & S_IFMT == S_IFLNK
+                if stat(absolute, &status) != 0 {
+                    if errno == ELOOP { throw .linkLoop(shown) }
+                    let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: absolute)) ?? "?"
+                    if isLink { throw .danglingLink(shown, target: target) }
+                }
+                if status.st_mode & S_IFMT != S_IFDIR, absolute != folder.standardizedFileURL.path {
+                    throw .notAFolder(shown, creating: folder.relativePath)
+                }
+                return
+            }
+            let parent = Self.parent(of: absolute)
+            guard parent != absolute, !parent.isEmpty else { return }
+            absolute = parent
+            let shownParent = Self.parent(of: shown)
+            shown = shownParent.isEmpty ? absolute : shownParent
+        }
+    }
+
+    /// `path` without its last component ("" for a bare name, "/" for one under the root).
+    /// Written out because `NSString.deletingLastPathComponent` traps on a one-letter name on
+    /// Linux.
+    static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        if slash == trimmed.startIndex { return "/" }
+        var parent = trimmed[..<slash]
+        while parent.count > 1, parent.hasSuffix("/") { parent = parent.dropLast() }
+        return String(parent)
+    }
+
     /// Writes `files` into `folder`, which must not exist or be empty.
     public static func write(_ files: [(path: String, text: String)], into folder: URL) throws(Failure) {
         let manager = FileManager.default
-        var linkStatus = stat()
-        if lstat(folder.path, &linkStatus) == 0, (linkStatus.st_mode & S_IFMT) == S_IFLNK, !manager.fileExists(atPath: folder.path) {
-            let target = (try? manager.destinationOfSymbolicLink(atPath: folder.path)) ?? "?"
-            throw .danglingLink(folder.relativePath, target: target)
-        }
+        try checkNearestExisting(folder)
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
             let entries = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []

@@ -279,7 +279,7 @@ public final class LanguageServer {
     func lineIndex(for path: String) -> LineIndex {
         lineIndexesMade += 1
         if let document = documents.values.first(where: { $0.path == path }) { return LineIndex(document.text) }
-        guard let root, case .success(let bytes) = FileReader.bytes(at: root.appendingPathComponent(path), limit: ContentLimits.maxXLIFFBytes) else {
+        guard let root, case .success(let bytes) = ContentTree(root: root).bytes(of: path, limit: ContentLimits.maxXLIFFBytes) else {
             return LineIndex([])
         }
         return LineIndex(bytes)

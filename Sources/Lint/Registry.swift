@@ -34,6 +34,7 @@ public enum Registry {
         MultipleDefaultMessages.self,
         DefaultMessageNotText.self,
         TooManyUploads.self,
+        FileNamesDifferingOnlyInCase.self,
         StaleTranslation.self,
         TranslationBelowMinimumState.self,
         OrphanTranslationUnit.self,

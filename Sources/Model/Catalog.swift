@@ -177,6 +177,9 @@ public struct Catalog: Sendable {
     /// Message sources with errors that kept some of their messages from being read whole,
     /// sorted by path: units of those messages wait for the writer's fix (`WaitingUnits`).
     public var damagedSources: [DamagedMessageSource]
+    /// Paths of the message sources the walk found, sorted bytewise, each as the file system
+    /// spells it: two that differ only in Unicode normalization are one key of `sourceFiles`.
+    public var sourceFilesOnDisk: [String] = []
 
     public init(
         config: ProjectConfig?, messages: [Message], translationFiles: [TranslationFile] = [],

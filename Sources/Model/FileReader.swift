@@ -17,9 +17,15 @@ public enum FileReader {
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else { return .failure(.unreadable("not a regular file")) }
         guard Int(status.st_size) <= limit else { return .failure(.tooLarge(Int(status.st_size))) }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Without blocking, and checked again on what was opened: a file swapped for a FIFO
+        // between `stat` and `open` must be refused, not waited on for ever.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(.unreadable("not a regular file"))
+        }
+        guard Int(status.st_size) <= limit else { return .failure(.tooLarge(Int(status.st_size))) }
         // Read straight into the result, as large as `stat` says, without filling it first;
         // then on in chunks until the end, for a file that grew meanwhile.
         var failure: Int32?

@@ -15,6 +15,25 @@ public struct TranslationNote: Hashable, Sendable {
     public static let msgcAuthors: Set<String> = ["developer", "msgc"]
 }
 
+/// A translation a tool or translator proposed for a unit besides its target: 1.2 `<alt-trans>`,
+/// 2.0 `<mtc:match>`. Kept when the locale is extracted again: it is a translator's memory.
+public struct TranslationCandidate: Hashable, Sendable {
+    /// 1.2 `origin` (else `tool-id`), 2.0 `origin`, as written.
+    public var origin: String?
+    /// 1.2 `match-quality` (free text, often `100%`), 2.0 `matchQuality` (0 to 100), as written.
+    public var quality: String?
+    /// The source text the candidate translates, when it has one.
+    public var source: String?
+    public var target: String
+
+    public init(origin: String?, quality: String?, source: String?, target: String) {
+        self.origin = origin
+        self.quality = quality
+        self.source = source
+        self.target = target
+    }
+}
+
 /// One translation unit read from an XLIFF file.
 public struct TranslationUnit: Hashable, Sendable {
     /// `PRODUCT/KEY/field`, as written by `msgc extract`.
@@ -36,6 +55,11 @@ public struct TranslationUnit: Hashable, Sendable {
     public var isAmbiguous: Bool
     /// Notes someone other than msgc wrote on the unit, in document order.
     public var notes: [TranslationNote]
+    /// 1.2 `approved="yes"` as written (it also lifts `state`), for extract to write back.
+    public var isApproved: Bool
+    /// Candidate translations (`<alt-trans>`, `<mtc:match>`), in document order; read only with
+    /// the notes (`keepingNotes`), since only extract writes them back.
+    public var candidates: [TranslationCandidate]
 
     // Every stored property is set here in declaration order, none by a default value: the
     // XLIFF reader makes one unit per unit read, and with a default the compiler built each
@@ -43,7 +67,7 @@ public struct TranslationUnit: Hashable, Sendable {
     public init(
         id: Located<String>, source: Located<String>, target: Located<String>?, state: TranslationState,
         rawState: String? = nil, inlineMarkup: [Located<String>] = [], location: SourceLocation, isAmbiguous: Bool = false,
-        notes: [TranslationNote] = []
+        notes: [TranslationNote] = [], isApproved: Bool = false, candidates: [TranslationCandidate] = []
     ) {
         self.id = id
         self.source = source
@@ -54,6 +78,8 @@ public struct TranslationUnit: Hashable, Sendable {
         self.location = location
         self.isAmbiguous = isAmbiguous
         self.notes = notes
+        self.isApproved = isApproved
+        self.candidates = candidates
     }
 
     /// The unit id split into message id and field, when it has msgc's shape.

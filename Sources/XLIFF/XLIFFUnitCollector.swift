@@ -166,8 +166,10 @@ struct XLIFFElement {
 ///
 /// It sees the document as a stream of start, end and text events (an empty element is a start
 /// followed by an end) and keeps only what msgc needs: the root's version and languages, and for
-/// each unit its id, source, target, state and any inline markup in the target. Everything else
-/// (headers, notes, alt-trans, matches, original data, module elements) is skipped whole.
+/// each unit its id, source, target, state and any inline markup in the target, and, when asked
+/// to keep notes, the notes, `approved` and candidates (`<alt-trans>`, `<mtc:match>`) that
+/// extract writes back. Everything else (headers, original data, other module elements) is
+/// skipped whole.
 struct XLIFFUnitCollector {
     static let xliff12Namespaces: Set<String> = [
         "urn:oasis:names:tc:xliff:document:1.2",
@@ -176,6 +178,8 @@ struct XLIFFUnitCollector {
     ]
     static let xliff20Namespace = "urn:oasis:names:tc:xliff:document:2.0"
     static let xliffNamespacePrefix = "urn:oasis:names:tc:xliff:document:"
+    /// XLIFF 2.0's Translation Candidates module (`<mtc:matches>`).
+    static let matchesNamespace = "urn:oasis:names:tc:xliff:matches:2.0"
 
     let path: String
     /// The file's text as UTF-8, to tell whether a value is written verbatim.
@@ -201,6 +205,8 @@ struct XLIFFUnitCollector {
 
     private enum Context {
         case root, file, container, unit, part, notes
+        /// 2.0 `<mtc:matches>`, and a candidate being read (1.2 `<alt-trans>`, 2.0 `<mtc:match>`).
+        case matches, candidate
     }
 
     /// The root's namespace URI, as UTF-8.
@@ -216,6 +222,9 @@ struct XLIFFUnitCollector {
     /// Notes of the unit being read that msgc did not write, and the author of the one being read.
     private var notes: [TranslationNote] = []
     private var noteAuthor: String?
+    /// Candidates of the unit being read, and the one being read.
+    private var candidates: [TranslationCandidate] = []
+    private var candidate: TranslationCandidate?
     private var capture: TextCapture?
     /// The UTF-8 of the text being captured: one buffer for every capture of the file.
     private var captureBytes: [UInt8] = []
@@ -270,6 +279,7 @@ struct XLIFFUnitCollector {
             return
         }
         let name = element.isInNamespace(documentNamespace) ? element.coreName : .other
+        if name == .other || context == .candidate, keepsNotes, unit != nil, startCandidatePart(element, name, in: context) { return }
         switch (version, context, name) {
         case (.v1_2, .root, .file):
             startFile12(element)
@@ -332,6 +342,7 @@ struct XLIFFUnitCollector {
             return
         }
         guard let context = stack.popLast() else { return }
+        if context == .candidate, let read = candidate.take(), !Self.isBlank(read.target) { candidates.append(read) }
         if context == .unit, let builder = unit.take() {
             finishUnit(builder)
         }
@@ -380,6 +391,31 @@ struct XLIFFUnitCollector {
         documentNamespace = Array(namespace.utf8)
     }
 
+    /// Starts a 1.2 `<alt-trans>`, a 2.0 `<mtc:matches>` or `<mtc:match>`, or a candidate's
+    /// source or target; false when `element` is none of them (it is then skipped as before).
+    private mutating func startCandidatePart(_ element: XLIFFElement, _ name: XLIFFElement.CoreName, in context: Context) -> Bool {
+        switch context {
+        case .unit where version == .v1_2 && element.isInNamespace(documentNamespace) && element.hasLocalName("alt-trans"):
+            stack.append(.candidate)
+            candidate = TranslationCandidate(
+                origin: element.attributeValue("origin") ?? element.attributeValue("tool-id"),
+                quality: element.attributeValue("match-quality"), source: nil, target: "")
+        case .unit where version == .v2_0 && element.hasLocalName("matches") && element.namespace == Self.matchesNamespace:
+            stack.append(.matches)
+        case .matches where element.hasLocalName("match") && element.namespace == Self.matchesNamespace:
+            stack.append(.candidate)
+            candidate = TranslationCandidate(
+                origin: element.attributeValue("origin"), quality: element.attributeValue("matchQuality"), source: nil, target: "")
+        case .candidate where name == .source:
+            capture = TextCapture(role: .candidateSource, element: element)
+        case .candidate where name == .target:
+            capture = TextCapture(role: .candidateTarget, element: element)
+        default:
+            return false
+        }
+        return true
+    }
+
     private mutating func startFile12(_ element: XLIFFElement) {
         stack.append(.file)
         if firstFileLocation == nil { firstFileLocation = element.location }
@@ -402,6 +438,7 @@ struct XLIFFUnitCollector {
         var builder = UnitBuilder(location: element.location)
         parts.removeAll(keepingCapacity: true)
         notes.removeAll(keepingCapacity: true)
+        candidates.removeAll(keepingCapacity: true)
         if version == .v1_2 {
             builder.id = nonEmpty(element.attribute("id", sharing: expected?.ids))
             builder.isApproved = element.attributeValue("approved") == "yes"
@@ -483,6 +520,11 @@ struct XLIFFUnitCollector {
     }
 
     private mutating func finish(_ text: CapturedText, role: TextCapture.Role) {
+        if role == .candidateSource || role == .candidateTarget {
+            if role == .candidateSource, candidate?.source == nil { candidate?.source = text.text }
+            if role == .candidateTarget, candidate?.target.isEmpty ?? false { candidate?.target = text.text }
+            return
+        }
         if role == .note {
             if unit != nil { notes.append(TranslationNote(author: noteAuthor, text: text.text)) }
             return
@@ -559,7 +601,8 @@ struct XLIFFUnitCollector {
         if units.isEmpty { units.reserveCapacity(expectedUnitCount) }
         units.append(TranslationUnit(
             id: id, source: source, target: target, state: target == nil ? .untranslated : state,
-            rawState: rawState, inlineMarkup: markup, location: builder.location, notes: notes))
+            rawState: rawState, inlineMarkup: markup, location: builder.location, notes: notes,
+            isApproved: builder.isApproved, candidates: candidates))
     }
 
     /// Sorts out units that repeat an earlier unit's id, once the whole file is read.
@@ -791,7 +834,7 @@ private struct UnitBuilder {
 
 /// A source or target being read: its text goes to the collector's `captureBytes`.
 private struct TextCapture {
-    enum Role { case source, target, note }
+    enum Role { case source, target, note, candidateSource, candidateTarget }
 
     var role: Role
     var location: SourceLocation

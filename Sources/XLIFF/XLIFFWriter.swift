@@ -32,23 +32,80 @@ import Model
 public enum XLIFFWriter {
     public static func write(
         config: ProjectConfig, messages: [Message], locale: String,
-        existing: [String: TranslationUnit], version: TranslationFile.Version = .v1_2, toolVersion: String
+        existing: [String: TranslationUnit], suggestions: [String: [TranslationCandidate]] = [:],
+        version: TranslationFile.Version = .v1_2, toolVersion: String
     ) -> String {
         var seen = Set<String>()
-        var entries: [Entry] = []
+        var rows: [Row] = []
         for message in messages {
             for (field, text) in message.fields {
                 let id = message.unitID(of: field)
                 guard seen.insert(id).inserted else { continue }
-                entries.append(Entry(id: id, message: message, field: field, source: text.value,
-                                     existing: existing[id].flatMap { $0.target == nil ? nil : $0 },
-                                     translatorNotes: existing[id]?.notes ?? []))
+                let entry = Entry(id: id, message: message, field: field, source: text.value,
+                                  existing: existing[id].flatMap { $0.target == nil ? nil : $0 },
+                                  translatorNotes: existing[id]?.notes ?? [])
+                rows.append(row(entry, config: config, candidates: (existing[id]?.candidates ?? []) + (suggestions[id] ?? [])))
             }
         }
-        switch version {
-        case .v1_2: return write12(config: config, locale: locale, entries: entries, toolVersion: toolVersion)
-        case .v2_0: return write20(config: config, locale: locale, entries: entries, toolVersion: toolVersion)
+        return write(rows, config: config, locale: locale, version: version, toolVersion: toolVersion)
+    }
+
+    /// The note on each unit of an `.orphans` file (`msgc extract`).
+    public static let orphanNote = "No message has this unit's id any more (its key was renamed, or the message removed). "
+        + "msgc extract kept the unit here so that its translation is not lost; msgc never reads this file."
+
+    /// An XLIFF file of `units` as they were read, with their targets, states, notes and
+    /// candidates, each with `orphanNote`: what `msgc extract` keeps of units no message has any
+    /// more. The units are written in the order given.
+    public static func writeOrphans(
+        config: ProjectConfig, units: [TranslationUnit], locale: String, version: TranslationFile.Version, toolVersion: String
+    ) -> String {
+        let rows = units.map { unit in
+            Row(id: unit.id.value, source: unit.source.value, target: unit.target?.value,
+                state12: XLIFFStates.xliff12Value(for: unit), state20: XLIFFStates.xliff20Value(for: unit.state),
+                isApproved: unit.isApproved, maxLength: nil, developerNote: nil, msgcNote: orphanNote,
+                translatorNotes: unit.notes, candidates: unit.candidates)
         }
+        return write(rows, config: config, locale: locale, version: version, toolVersion: toolVersion)
+    }
+
+    private static func write(
+        _ rows: [Row], config: ProjectConfig, locale: String, version: TranslationFile.Version, toolVersion: String
+    ) -> String {
+        switch version {
+        case .v1_2: write12(config: config, locale: locale, rows: rows, toolVersion: toolVersion)
+        case .v2_0: write20(config: config, locale: locale, rows: rows, toolVersion: toolVersion)
+        }
+    }
+
+    /// One unit as it is written: from a message's field (`Entry`), or an orphan as it was read.
+    private struct Row {
+        var id: String
+        var source: String
+        var target: String?
+        var state12: String
+        var state20: String
+        /// 1.2 `approved="yes"`, carried where the translation is still current.
+        var isApproved: Bool
+        /// The field's limit; nil for an orphan, which has no field.
+        var maxLength: Int?
+        var developerNote: String?
+        var msgcNote: String
+        var translatorNotes: [TranslationNote]
+        var candidates: [TranslationCandidate]
+    }
+
+    /// How a message's field is written: a stale translation (or one that had markup) as not
+    /// translated and not approved, anything else with the state it was read with.
+    private static func row(_ entry: Entry, config: ProjectConfig, candidates: [TranslationCandidate]) -> Row {
+        let current = entry.needsReview ? nil : entry.existing
+        return Row(
+            id: entry.id, source: entry.source, target: entry.existing?.target?.value,
+            state12: current.map(XLIFFStates.xliff12Value(for:)) ?? XLIFFStates.xliff12Value(for: .untranslated),
+            state20: XLIFFStates.xliff20Value(for: current?.state ?? .untranslated),
+            isApproved: current?.isApproved ?? false, maxLength: entry.field.maxLength,
+            developerNote: developerNote(entry), msgcNote: msgcNote(entry, config: config),
+            translatorNotes: entry.translatorNotes, candidates: candidates)
     }
 
     private struct Entry {
@@ -70,7 +127,7 @@ public enum XLIFFWriter {
 
     // MARK: - XLIFF 1.2
 
-    private static func write12(config: ProjectConfig, locale: String, entries: [Entry], toolVersion: String) -> String {
+    private static func write12(config: ProjectConfig, locale: String, rows: [Row], toolVersion: String) -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
@@ -82,22 +139,32 @@ public enum XLIFFWriter {
                 <body>
 
             """
-        for entry in entries {
-            let id = attribute(entry.id)
-            out += "      <trans-unit id=\"\(id)\" resname=\"\(id)\" maxwidth=\"\(entry.field.maxLength)\" "
-                + "size-unit=\"char\" xml:space=\"preserve\">\n"
-            out += "        <source>\(text(entry.source, codePointElements: false))</source>\n"
-            if let existing = entry.existing, let target = existing.target {
-                let state = entry.needsReview ? XLIFFStates.xliff12Value(for: .untranslated) : XLIFFStates.xliff12Value(for: existing)
-                out += "        <target state=\"\(state)\">\(text(target.value, codePointElements: false))</target>\n"
+        for row in rows {
+            let id = attribute(row.id)
+            out += "      <trans-unit id=\"\(id)\" resname=\"\(id)\""
+            if let maxLength = row.maxLength { out += " maxwidth=\"\(maxLength)\" size-unit=\"char\"" }
+            if row.isApproved { out += " approved=\"yes\"" }
+            out += " xml:space=\"preserve\">\n"
+            out += "        <source>\(text(row.source, codePointElements: false))</source>\n"
+            if let target = row.target {
+                out += "        <target state=\"\(row.state12)\">\(text(target, codePointElements: false))</target>\n"
             }
-            if let note = developerNote(entry) {
+            if let note = row.developerNote {
                 out += "        <note from=\"developer\">\(noteText(note))</note>\n"
             }
-            out += "        <note from=\"msgc\">\(noteText(msgcNote(entry, config: config)))</note>\n"
-            for note in entry.translatorNotes {
+            out += "        <note from=\"msgc\">\(noteText(row.msgcNote))</note>\n"
+            for note in row.translatorNotes {
                 let from = note.author.map { " from=\"\(attribute($0))\"" } ?? ""
                 out += "        <note\(from)>\(noteText(note.text))</note>\n"
+            }
+            for candidate in row.candidates {
+                out += "        <alt-trans"
+                if let origin = candidate.origin { out += " origin=\"\(attribute(origin))\"" }
+                if let quality = candidate.quality { out += " match-quality=\"\(attribute(quality))\"" }
+                out += ">\n"
+                if let source = candidate.source { out += "          <source>\(text(source, codePointElements: false))</source>\n" }
+                out += "          <target>\(text(candidate.target, codePointElements: false))</target>\n"
+                out += "        </alt-trans>\n"
             }
             out += "      </trans-unit>\n"
         }
@@ -112,7 +179,7 @@ public enum XLIFFWriter {
 
     // MARK: - XLIFF 2.0
 
-    private static func write20(config: ProjectConfig, locale: String, entries: [Entry], toolVersion: String) -> String {
+    private static func write20(config: ProjectConfig, locale: String, rows: [Row], toolVersion: String) -> String {
         let restriction = SizeRestriction(config.lengthMeasure)
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -138,28 +205,43 @@ public enum XLIFFWriter {
 
                 """
         }
-        for entry in entries {
-            out += "    <unit id=\"\(attribute(unitID20(entry.id)))\" name=\"\(attribute(entry.id))\" xml:space=\"preserve\""
-            out += restriction.unitAttributes(limit: entry.field.maxLength)
+        for row in rows {
+            out += "    <unit id=\"\(attribute(unitID20(row.id)))\" name=\"\(attribute(row.id))\" xml:space=\"preserve\""
+            if let maxLength = row.maxLength { out += restriction.unitAttributes(limit: maxLength) }
             out += ">\n"
+            // Candidates come first (module elements precede the notes); each refers to the
+            // one segment, which then has an id.
+            if !row.candidates.isEmpty {
+                out += "      <mtc:matches xmlns:mtc=\"\(XLIFFUnitCollector.matchesNamespace)\">\n"
+                for candidate in row.candidates {
+                    out += "        <mtc:match ref=\"#s1\""
+                    if let origin = candidate.origin { out += " origin=\"\(attribute(origin))\"" }
+                    if let quality = candidate.quality.flatMap(matchQuality20) { out += " matchQuality=\"\(quality)\"" }
+                    out += ">\n"
+                    out += "          <source>\(text(candidate.source ?? row.source, codePointElements: true))</source>\n"
+                    out += "          <target>\(text(candidate.target, codePointElements: true))</target>\n"
+                    out += "        </mtc:match>\n"
+                }
+                out += "      </mtc:matches>\n"
+            }
             out += "      <notes>\n"
-            if let note = developerNote(entry) {
+            if let note = row.developerNote {
                 out += "        <note category=\"developer\">\(noteText(note))</note>\n"
             }
-            out += "        <note category=\"msgc\">\(noteText(msgcNote(entry, config: config)))</note>\n"
-            for note in entry.translatorNotes {
+            out += "        <note category=\"msgc\">\(noteText(row.msgcNote))</note>\n"
+            for note in row.translatorNotes {
                 let category = note.author.map { " category=\"\(attribute($0))\"" } ?? ""
                 out += "        <note\(category)>\(noteText(note.text))</note>\n"
             }
             out += "      </notes>\n"
-            if let existing = entry.existing, let target = existing.target {
-                let state = XLIFFStates.xliff20Value(for: entry.needsReview ? .untranslated : existing.state)
-                out += "      <segment state=\"\(state)\">\n"
-                out += "        <source>\(text(entry.source, codePointElements: true))</source>\n"
-                out += "        <target>\(text(target.value, codePointElements: true))</target>\n"
+            let segmentID = row.candidates.isEmpty ? "" : " id=\"s1\""
+            if let target = row.target {
+                out += "      <segment\(segmentID) state=\"\(row.state20)\">\n"
+                out += "        <source>\(text(row.source, codePointElements: true))</source>\n"
+                out += "        <target>\(text(target, codePointElements: true))</target>\n"
             } else {
-                out += "      <segment>\n"
-                out += "        <source>\(text(entry.source, codePointElements: true))</source>\n"
+                out += "      <segment\(segmentID)>\n"
+                out += "        <source>\(text(row.source, codePointElements: true))</source>\n"
             }
             out += "      </segment>\n"
             out += "    </unit>\n"
@@ -221,6 +303,15 @@ public enum XLIFFWriter {
             if storageProfile != nil { out += " slr:storageRestriction=\"\(limit * bytesPerUnit)\"" }
             return out
         }
+    }
+
+    /// A 1.2 `match-quality` (free text: `95`, `95%`, `95.5`) as 2.0's `matchQuality`, a decimal
+    /// from 0 to 100; nil when it is not one (2.0 allows nothing else).
+    static func matchQuality20(_ quality: String) -> String? {
+        let number = quality.hasSuffix("%") ? String(quality.dropLast()) : quality
+        guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value >= 0, value <= 100,
+              number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == " ") }) else { return nil }
+        return number.trimmingCharacters(in: .whitespaces)
     }
 
     // MARK: - Notes

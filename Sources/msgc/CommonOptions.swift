@@ -108,18 +108,13 @@ func projectLocale(named given: String, among locales: [String], quiet: Bool) ->
 /// Refuses, with exit status 2, to write `document` over a file that holds translations it
 /// would not carry over: another locale's file, a locale's second file, a file msgc cannot
 /// read. The file msgc uses for the locale (`usedFile`, root-relative) is read and carried over
-/// by the command itself, so it may always be replaced.
+/// by the command itself (extract keeps the units no message has in an `.orphans` file), so it
+/// may always be replaced.
 func refuseToLoseTranslations(
     at out: String, document: String, usedFile: String?, contentPath: String, replaceableLocale: String? = nil
 ) throws {
     let url = URL(fileURLWithPath: out)
-    if let usedFile, let used = realpath((contentPath as NSString).appendingPathComponent(usedFile), nil) {
-        defer { free(used) }
-        if let target = realpath(out, nil) {
-            defer { free(target) }
-            if strcmp(used, target) == 0 { return }
-        }
-    }
+    if isLocaleFile(out, usedFile, contentPath: contentPath) { return }
     let why: String
     switch XLIFFExport.replacing(url, with: document, replaceableLocale: replaceableLocale) {
     case .safe: return
@@ -133,6 +128,50 @@ func refuseToLoseTranslations(
     }
     Output.error("'\(out)' \(why); nothing was written. Choose another --out, or move the file away first")
     throw Outcome.Status.failure.exitCode
+}
+
+/// Whether `out` is the locale's file in the content tree (`usedFile`, root-relative), however
+/// either is spelled.
+func isLocaleFile(_ out: String, _ usedFile: String?, contentPath: String) -> Bool {
+    guard let usedFile, let used = realpath((contentPath as NSString).appendingPathComponent(usedFile), nil) else { return false }
+    defer { free(used) }
+    guard let target = realpath(out, nil) else { return false }
+    defer { free(target) }
+    return strcmp(used, target) == 0
+}
+
+/// Refuses, with exit status 2, an `--out` inside the content tree that msgc would read back as
+/// something else: inside the tree extract and pseudo write only an XLIFF file under
+/// `translations/`, and only the locale's own file (`localeFile`, root-relative) when it has
+/// one, since a second file for a locale is an error for lint and build. A link in the way is
+/// resolved first: the tree is where the file would land.
+func refuseToWriteIntoTheTree(at out: String, contentPath: String, localeFile: String?) throws {
+    guard let root = resolvedPath(contentPath) else { return }
+    let url = URL(fileURLWithPath: out).standardizedFileURL
+    // A missing folder is FileOutput's to report.
+    guard let folder = resolvedPath(url.deletingLastPathComponent().path) else { return }
+    let name = url.lastPathComponent
+    let target = resolvedPath(url.path) ?? (folder == "/" ? "/" + name : folder + "/" + name)
+    guard target.hasPrefix(root + "/") else { return }
+    let relative = String(target.dropFirst(root.count + 1))
+    let pathExtension = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
+    let why: String
+    if !relative.hasPrefix("translations/") || !["xliff", "xlf"].contains(pathExtension) {
+        why = "is inside the content tree ('\(relative)'), which is msgc's input; in the tree it writes only XLIFF files under translations/"
+    } else if let localeFile, !isLocaleFile(out, localeFile, contentPath: contentPath) {
+        why = "would be a second file for the locale in the content tree, beside '\(ContentTreeLocation.pathPrefix(contentPath) + localeFile)' "
+            + "(lint and build refuse two); write that file again instead (it is read and carried over)"
+    } else {
+        return
+    }
+    Output.error("'\(out)' \(why). Nothing was written; choose another --out")
+    throw Outcome.Status.failure.exitCode
+}
+
+private func resolvedPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
 }
 
 /// Where a command finds its content tree, as git and cargo find theirs: `--content` when

@@ -36,10 +36,17 @@ import Testing
         #expect(diagnostics.map(\.code) == ["CFG001"])
     }
 
-    @Test(arguments: ["../outside.png", "/etc/passwd", "images/../../outside.png", ""])
+    @Test(arguments: ["../outside.png", "/etc/passwd", "images/../../outside.png", "", "/"])
     func refusesPathsOutOfTheTree(_ path: String) throws {
         let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
         #expect(ContentTree(root: tree.root).image(at: path).problem == .outsideContentTree)
+    }
+
+    @Test func imagePathsNoFileCanHaveSayWhy() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
+        let contentTree = ContentTree(root: tree.root)
+        #expect(contentTree.image(at: "images/a\0b.png").problem == .unreadable("it holds a NUL character, which no file name can"))
+        #expect(contentTree.image(at: "images\\hero.png").problem == .unreadable("it uses '\\'; paths in the content tree use '/'"))
     }
 
     @Test func refusesSymbolicLinksOutOfTheTree() throws {
@@ -66,6 +73,21 @@ import Testing
         #expect(ContentTree(root: tree.root).image(at: "images/hero.png").bytes == Array("png bytes".utf8))
     }
 
+    /// A file under a folder that is a link inside the tree is read like any other; under a
+    /// link out of the tree it is not, and the folder is reported once.
+    @Test func filesUnderLinkedFolders() throws {
+        let source = "messages:\n  - key: shared\n    product: com.example.app.yearly\n    type: text\n    header: h\n    body: b\n"
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "shared/a.yaml": source])
+        let outside = try TemporaryTree(["b.yaml": source.replacingOccurrences(of: "shared", with: "secret")])
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("messages"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: tree.root.appendingPathComponent("messages/in").path, withDestinationPath: "../shared")
+        try FileManager.default.createSymbolicLink(at: tree.root.appendingPathComponent("messages/out"), withDestinationURL: outside.root)
+        let (catalog, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(catalog.messages.map(\.key.value) == ["shared"])
+        #expect(diagnostics.map(\.code) == ["PRS008"])
+        #expect(diagnostics.first?.location.path == "messages/out")
+    }
+
     @Test func linksToNothingAreFilesThatCannotBeRead() throws {
         let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
         try tree.write("messages/a.yaml", Self.message.replacingOccurrences(of: "IMAGE", with: "images/gone.png"))
@@ -83,6 +105,52 @@ import Testing
         #expect(diagnostics.first?.message == "'messages/b.yaml' is a symbolic link to a file that does not exist")
         // An image is checked where a message uses it: missing, as any other.
         #expect(catalog.images["images/gone.png"]?.problem == .missing)
+    }
+
+    /// Snippets are read through the same test of containment as the load: a diagnostic that
+    /// names a file linked out of the tree never shows its text.
+    @Test func snippetsAndBytesOfFilesLinkedOutAreRefused() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "messages/a.yaml": "messages: []\n"])
+        let outside = try TemporaryTree(["secret.yaml": "token: hunter2\n"])
+        try FileManager.default.createSymbolicLink(
+            at: tree.root.appendingPathComponent("messages/b.yaml"), withDestinationURL: outside.root.appendingPathComponent("secret.yaml"))
+        let contentTree = ContentTree(root: tree.root)
+        #expect(contentTree.sourceFile(at: "messages/b.yaml") == nil)
+        #expect(contentTree.sourceFile(at: "messages/a.yaml") != nil)
+        #expect(contentTree.placement(of: "messages/b.yaml") == .outside)
+        #expect(contentTree.placement(of: "messages/../../x") == .outside)
+        #expect(contentTree.placement(of: "messages/none.yaml") == .inside)
+        #expect(contentTree.bytes(of: "messages/b.yaml", limit: 100) == .failure(.placement(.outside)))
+    }
+
+    /// A folder nested deeper than the system's longest path holds messages too: it is
+    /// reported, never left out without a word.
+    @Test func folderDeeperThanTheLongestPathIsReported() throws {
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "messages/a.yaml": "messages: []\n"])
+        defer {
+            let remove = Process()
+            remove.executableURL = URL(fileURLWithPath: "/bin/rm")
+            remove.arguments = ["-rf", tree.root.appendingPathComponent("messages").path]
+            try? remove.run()
+            remove.waitUntilExit()
+        }
+        // Made a level at a time through descriptors: no path this long can be passed to mkdir.
+        var folder = open(tree.root.appendingPathComponent("messages").path, O_RDONLY | O_DIRECTORY)
+        let name = String(repeating: "d", count: 30)
+        for _ in 0..<200 {
+            #expect(mkdirat(folder, name, 0o755) == 0)
+            let next = openat(folder, name, O_RDONLY | O_DIRECTORY)
+            close(folder)
+            folder = next
+        }
+        let file = openat(folder, "deep.yaml", O_WRONLY | O_CREAT, 0o644)
+        _ = "messages: [\n".withCString { write(file, $0, strlen($0)) }
+        close(file)
+        close(folder)
+        let (_, diagnostics) = ContentTree(root: tree.root).load()
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.code == "PRS008")
+        #expect(diagnostics.first?.message.hasSuffix("cannot be read (File name too long); msgc reads nothing in it") ?? false, "\(diagnostics)")
     }
 
     @Test func missingImageIsNotAnIOFailure() throws {

@@ -143,6 +143,39 @@ struct XLIFFWriterTests {
         #expect(errors == "")
     }
 
+    @Test("approved and candidates are read and written back; a stale translation loses its approval",
+          arguments: [TranslationFile.Version.v1_2, .v2_0])
+    func approvalAndCandidatesRoundTrip(version: TranslationFile.Version) throws {
+        var existing = Self.existing
+        let header = "\(Self.product)/winback/header"
+        let body = "\(Self.product)/winback/body"
+        // As the reader gives an approved unit: approval lifts the state to reviewed.
+        existing[header]?.isApproved = true
+        existing[header]?.state = .reviewed
+        existing[body]?.isApproved = true  // stale: written as needing translation, not approved
+        existing[header]?.candidates = [TranslationCandidate(origin: "tm & co", quality: "85%", source: "Stay", target: "Bleib <da>")]
+        let text = XLIFFWriter.write(config: Support.config(), messages: Self.messages, locale: "de-DE",
+                                     existing: existing, version: version, toolVersion: "0")
+        let (file, diagnostics) = XLIFFReader.read(bytes: Array(text.utf8), path: "t.xlf")
+        #expect(diagnostics.isEmpty)
+        let read = try #require(file.unit(header))
+        #expect(read.candidates == [TranslationCandidate(
+            origin: "tm & co", quality: version == .v1_2 ? "85%" : "85", source: "Stay", target: "Bleib <da>")])
+        #expect(read.state == .reviewed)
+        #expect(read.isApproved == (version == .v1_2))
+        #expect(file.unit(body)?.isApproved == false)
+        #expect(file.unit(body)?.state == .untranslated)
+        if let errors = try Support.xmllintErrors(text) { #expect(errors == "") }
+    }
+
+    @Test func matchQualityFor20() {
+        #expect(XLIFFWriter.matchQuality20("85%") == "85")
+        #expect(XLIFFWriter.matchQuality20("99.5") == "99.5")
+        #expect(XLIFFWriter.matchQuality20("high") == nil)
+        #expect(XLIFFWriter.matchQuality20("101") == nil)
+        #expect(XLIFFWriter.matchQuality20("-1") == nil)
+    }
+
     @Test("2.0 size restriction follows lengthMeasure")
     func sizeRestriction() {
         let utf16 = Self.write(.v2_0, measure: .utf16)

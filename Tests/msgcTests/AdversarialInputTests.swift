@@ -96,7 +96,7 @@ import Testing
         for format in ["json", "human"] {
             let result = try MeasuredProcess.run(
                 MsgcRunner.executable, ["lint", "--content", "content", "--format", format], in: scenario.scratch,
-                hangGuardSeconds: 120)
+                environment: ["MSGC_TEST_SECRET": scenario.secret], hangGuardSeconds: 120)
             #expect(!result.timedOut, "msgc lint did not finish", sourceLocation: sourceLocation)
             #expect(result.signal == nil, "msgc was killed by signal \(result.signal ?? 0)", sourceLocation: sourceLocation)
             #expect([1, 2].contains(result.status), "exit status \(result.status)", sourceLocation: sourceLocation)
@@ -236,6 +236,97 @@ import Testing
         try scenario.link("translations/de-DE.xliff", to: scenario.secretURL)
         try expectOneDiagnostic(scenario, Expected(
             code: "PRS008", path: "translations/de-DE.xliff", line: nil, messageContains: "outside the content tree"))
+    }
+
+    // MARK: - msgc.yaml
+
+    /// What `content/msgc.yaml` is, for `configThatIsNotAFileOfTheTree`.
+    enum ConfigKind: String, CaseIterable {
+        case linkToSecret, linkToEnvironment, linkToZeroDevice, fifo, folder, linkLoop, danglingLink, linkThroughFolderOut
+    }
+
+    /// msgc.yaml is read only when it is a regular file that resolves inside the tree, like every
+    /// other file of the tree: a link out would print the file it leads to as snippets (secrets
+    /// in a CI log), a FIFO would hang, a device would be read for ever.
+    @Test(arguments: ConfigKind.allCases)
+    func configThatIsNotAFileOfTheTree(kind: ConfigKind) throws {
+        let scenario = try Scenario()
+        defer { scenario.remove() }
+        let config = scenario.content.appendingPathComponent("msgc.yaml")
+        try FileManager.default.removeItem(at: config)
+        // YAML the config parser would quote back line by line.
+        try Data("bundleId: \(scenario.secret)\nsourceLocale: [\(scenario.secret)\n".utf8).write(to: scenario.secretURL)
+        var message = "leads outside the content tree"
+        switch kind {
+        case .linkToSecret: try scenario.link("msgc.yaml", to: scenario.secretURL)
+        case .linkToEnvironment: try scenario.link("msgc.yaml", to: URL(fileURLWithPath: "/proc/self/environ"))
+        case .linkToZeroDevice: try scenario.link("msgc.yaml", to: URL(fileURLWithPath: "/dev/zero"))
+        case .fifo:
+            #expect(mkfifo(config.path, 0o600) == 0)
+            message = "not a regular file"
+        case .folder:
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: false)
+            message = "not a regular file"
+        case .linkLoop:
+            try FileManager.default.createSymbolicLink(atPath: config.path, withDestinationPath: "msgc.yaml")
+            message = "leads back to itself"
+        case .danglingLink:
+            try FileManager.default.createSymbolicLink(atPath: config.path, withDestinationPath: "nowhere.yaml")
+            message = "symbolic link to a file that does not exist"
+        case .linkThroughFolderOut:
+            // msgc.yaml links to a folder of the tree that is itself a link out.
+            try FileManager.default.createSymbolicLink(atPath: config.path, withDestinationPath: "settings/secret.txt")
+            try scenario.link("settings", to: scenario.scratch)
+        }
+        try expectOneDiagnostic(scenario, Expected(code: "PRS008", path: "msgc.yaml", line: nil, messageContains: message))
+    }
+
+    /// The content folder itself may be a link (the user's choice), and msgc.yaml a link to a
+    /// file inside the tree.
+    @Test func linkedContentFolderAndConfigLinkedInsideIt() throws {
+        let scenario = try Scenario()
+        defer { scenario.remove() }
+        let real = scenario.scratch.appendingPathComponent("real")
+        try FileManager.default.moveItem(at: scenario.content, to: real)
+        try FileManager.default.createSymbolicLink(at: scenario.content, withDestinationURL: real)
+        try FileManager.default.createDirectory(at: real.appendingPathComponent("settings"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: real.appendingPathComponent("msgc.yaml"), to: real.appendingPathComponent("settings/app.yaml"))
+        try FileManager.default.createSymbolicLink(atPath: real.appendingPathComponent("msgc.yaml").path, withDestinationPath: "settings/app.yaml")
+        let result = try MeasuredProcess.run(MsgcRunner.executable, ["lint", "--content", "content"], in: scenario.scratch)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
+    /// Two files Linux keeps apart but macOS and Windows do not: one would vanish on checkout.
+    @Test("file names that differ only in case or normalization", arguments: [
+        ("messages/Extra.yaml", "messages/extra.yaml"),
+        ("messages/cafe\u{301}.yaml", "messages/caf\u{E9}.yaml"),
+    ])
+    func namesDifferingOnlyInCase(first: String, second: String) throws {
+        let scenario = try Scenario()
+        defer { scenario.remove() }
+        try scenario.write(Data("messages: []\n".utf8), at: first)
+        try scenario.write(Data("messages: []\n".utf8), at: second)
+        try expectOneDiagnostic(scenario, Expected(code: "PRJ007", path: second, line: nil, messageContains: "differ only in case"))
+    }
+
+    /// A translation file that links to itself is a loop, not a missing file; an image that
+    /// does is one that cannot be read.
+    @Test func linkLoopsSayWhatTheyAre() throws {
+        let scenario = try Scenario()
+        defer { scenario.remove() }
+        try FileManager.default.createDirectory(at: scenario.content.appendingPathComponent("translations"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: scenario.content.appendingPathComponent("translations/de-DE.xliff").path, withDestinationPath: "de-DE.xliff")
+        try expectOneDiagnostic(scenario, Expected(
+            code: "PRS008", path: "translations/de-DE.xliff", line: nil, messageContains: "leads back to itself (a loop)"))
+
+        let image = try Scenario(image: "images/hero.png")
+        defer { image.remove() }
+        try FileManager.default.createDirectory(at: image.content.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: image.content.appendingPathComponent("images/hero.png").path, withDestinationPath: "hero.png")
+        try expectOneDiagnostic(image, Expected(
+            code: "IMG001", path: "messages/a.yaml", line: 8, messageContains: "symbolic link that leads back to itself"))
     }
 
     @Test func pngClaiming100000By100000Pixels() throws {

@@ -32,6 +32,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("missing").path))
     }
 
+    /// A folder on the way to the new tree that is a link to nothing, a link loop or a file is
+    /// named, with what it is, rather than the file system's "a file with the same name exists".
+    @Test("init below a link to nothing, a loop, or a file", arguments: [
+        ("content/sub", "msgc: 'content' is a symbolic link to 'missing/tree', which does not exist; remove the link, or create the folder it points to first\n"),
+        ("content/a/b", "msgc: 'content' is a symbolic link to 'missing/tree', which does not exist; remove the link, or create the folder it points to first\n"),
+        ("loop/sub", "msgc: 'loop' is a symbolic link that leads back to itself (a loop); remove it or point it at a folder\n"),
+        ("notes.txt/sub", "msgc: 'notes.txt' is not a folder, so 'notes.txt/sub' cannot be created in it\n"),
+    ])
+    func initBelowSomethingThatIsNotAFolder(directory: String, stderr: String) throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: scratch.appendingPathComponent("content").path, withDestinationPath: "missing/tree")
+        try FileManager.default.createSymbolicLink(atPath: scratch.appendingPathComponent("loop").path, withDestinationPath: "loop")
+        try MsgcRunner.write(["notes.txt": "mine"], into: scratch)
+        let result = try MsgcRunner.run(["init", directory], in: scratch)
+        #expect(result.status == 2)
+        #expect(result.stderr == stderr)
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("missing").path))
+    }
+
     @Test func initRefusesToOverwrite() throws {
         let scratch = try MsgcRunner.temporaryFolder()
         try MsgcRunner.write(["content/msgc.yaml": "mine"], into: scratch)

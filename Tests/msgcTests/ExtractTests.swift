@@ -65,6 +65,10 @@ import Testing
         let extract = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE"])
         #expect(extract.stdout.contains("<source>Thank you for learning with us</source>"))
         #expect(extract.stdout.contains("<target state=\"needs-translation\">"))
+        // Writing the locale's file again says so.
+        let german = copy.appendingPathComponent("translations/de-DE.xliff").path
+        let again = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", german])
+        #expect(again.stderr.contains("32 translations (1 stale, written back as needing translation)"), "\(again.stderr)")
     }
 
     /// A locale's file that cannot be used for it (unreadable, or its target language spelled
@@ -270,5 +274,199 @@ extension ExtractTests {
         #expect(try MsgcRunner.run(["build", "--content", copy.path, "--environment", "sandbox", "--out", out.path]).status == 0)
         let bodies = try MsgcRunner.files(in: out).filter { $0.key.hasPrefix("messages/") }.map { String(decoding: $0.value, as: UTF8.self) }
         #expect(bodies.contains { $0.contains("\"header\": \"Danke fürs Lernen mit uns\"") })
+    }
+
+    // MARK: - Work in the locale's file is never dropped silently
+
+    static let family = "com.example.parla.family.yearly"
+
+    /// The example tree with a translator's note, an `<alt-trans>` and `approved="yes"` in
+    /// de-DE's file, written again as `version` by extract itself.
+    func treeWithTranslatorWork(version: String) throws -> (copy: URL, file: URL) {
+        let copy = try exampleCopy()
+        let file = copy.appendingPathComponent("translations/de-DE.xliff")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "resname=\"\(Self.family)/stay-together/body\" ", with: "resname=\"\(Self.family)/stay-together/body\" approved=\"yes\" ")
+        text = text.replacingOccurrences(of: "Field: header. Limit: 66 UTF-16 units.</note>\n      </trans-unit>", with: """
+            Field: header. Limit: 66 UTF-16 units.</note>
+                    <note from="anna">Du-Form, wie überall</note>
+                    <alt-trans origin="tm" match-quality="85%"><source>Keep learning</source><target>Weiterlernen</target></alt-trans>
+                  </trans-unit>
+            """)
+        #expect(text.contains("approved=\"yes\"") && text.contains("<alt-trans"))
+        try Data(text.utf8).write(to: file)
+        let convert = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--xliff", version, "--out", file.path])
+        #expect(convert.status == 0, "\(convert.stderr)")
+        return (copy, file)
+    }
+
+    @Test("re-extracting keeps approved, alt-trans and notes where the unit still exists", arguments: ["1.2", "2.0"])
+    func carriesApprovalAndCandidates(version: String) throws {
+        let (copy, file) = try treeWithTranslatorWork(version: version)
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--xliff", version, "--out", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("carried over from '\(copy.path)/translations/de-DE.xliff': 32 translations"), "\(result.stderr)")
+        // The note and the alt-trans went on every header unit of the file.
+        #expect(result.stderr.contains("10 translator notes, 10 candidates (alt-trans/matches)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains("<note \(version == "1.2" ? "from" : "category")=\"anna\">Du-Form, wie überall</note>"))
+        #expect(text.contains("<target>Weiterlernen</target>"))
+        if version == "1.2" {
+            #expect(text.contains("<alt-trans origin=\"tm\" match-quality=\"85%\">"))
+            #expect(text.contains("resname=\"\(Self.family)/stay-together/body\" maxwidth=\"144\" size-unit=\"char\" approved=\"yes\""))
+        } else {
+            #expect(text.contains("<mtc:match ref=\"#s1\" origin=\"tm\" matchQuality=\"85\">"))
+            #expect(text.contains("<segment state=\"reviewed\">"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: file.path + ".orphans"))
+    }
+
+    @Test("a renamed key's units go to the .orphans file, named on stderr, and are offered to the new key", arguments: ["1.2", "2.0"])
+    func renamedKeyKeepsItsWork(version: String) throws {
+        let (copy, file) = try treeWithTranslatorWork(version: version)
+        let source = copy.appendingPathComponent("messages/family.yaml")
+        let yaml = try String(contentsOf: source, encoding: .utf8)
+        try Data(yaml.replacingOccurrences(of: "key: stay-together\n", with: "key: stay-together-v2\n").utf8).write(to: source)
+
+        // To standard output the file is untouched, and stderr says what the output lacks.
+        let preview = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--xliff", version])
+        #expect(preview.status == 0)
+        #expect(preview.stderr.contains("warning: 7 units of '\(copy.path)/translations/de-DE.xliff' that no message has any more (renamed or removed) are not in this output"), "\(preview.stderr)")
+
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--xliff", version, "--out", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: 7 units of '\(copy.path)/translations/de-DE.xliff' that no message has any more (renamed or removed) left the file; their work is kept in '\(file.path).orphans':"), "\(result.stderr)")
+        #expect(result.stderr.contains("  \(Self.family)/stay-together/header: translation, 1 note, 1 candidate; offered as a candidate to \(Self.family)/stay-together-v2/header (the same source text)\n"), "\(result.stderr)")
+        let approved = version == "1.2" ? "approved translation" : "translation"
+        #expect(result.stderr.contains("  \(Self.family)/stay-together/body: \(approved); offered"), "\(result.stderr)")
+
+        // Every orphan's translation, note, candidate and approval is in the .orphans file.
+        let orphans = try String(contentsOf: URL(fileURLWithPath: file.path + ".orphans"), encoding: .utf8)
+        #expect(orphans.contains("Gemeinsam weiterlernen") && orphans.contains("Du-Form, wie überall") && orphans.contains("Weiterlernen"))
+        #expect(orphans.components(separatedBy: "\(Self.family)/stay-together/").count - 1 == (version == "1.2" ? 14 : 7))
+        if version == "1.2" { #expect(orphans.contains("approved=\"yes\"")) }
+        // The new key's units offer the old translation, and the tree lints without reading the orphans.
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains("msgc: the translation of \(Self.family)/stay-together/header"))
+        #expect(!text.contains("\"\(Self.family)/stay-together/"))
+        let lint = try MsgcRunner.run(["lint", "--content", copy.path, "--format", "json"])
+        #expect(!lint.stdout.contains(".orphans"))
+
+        // A second rename adds to the orphans file; nothing is lost on the way.
+        try Data(yaml.replacingOccurrences(of: "key: stay-together\n", with: "key: stay-together-v3\n").utf8).write(to: source)
+        let again = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--xliff", version, "--out", file.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        let merged = try String(contentsOf: URL(fileURLWithPath: file.path + ".orphans"), encoding: .utf8)
+        #expect(merged.contains("Du-Form, wie überall"))
+        #expect(merged.contains("\(Self.family)/stay-together/header\""))
+        // The v2 units held nothing but msgc's offer, which the v1 orphan still backs.
+        #expect(!merged.contains("\(Self.family)/stay-together-v2/header\""))
+        #expect(!again.stderr.contains("warning"), "\(again.stderr)")
+        // The v3 unit is offered the v1 orphan's translation (the v2 unit had none).
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("msgc: the translation of \(Self.family)/stay-together/header"))
+        // Extracting again offers it once, not once more each run.
+        let third = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--xliff", version, "--out", file.path])
+        #expect(third.status == 0, "\(third.stderr)")
+        let offers = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "msgc: the translation of \(Self.family)/stay-together/header\"")
+        #expect(offers.count - 1 == 1)
+    }
+
+    @Test func orphansFileThatCannotBeAddedToStopsExtract() throws {
+        let (copy, file) = try treeWithTranslatorWork(version: "1.2")
+        let before = try Data(contentsOf: file)
+        let source = copy.appendingPathComponent("messages/family.yaml")
+        let yaml = try String(contentsOf: source, encoding: .utf8)
+        try Data(yaml.replacingOccurrences(of: "key: stay-together\n", with: "key: renamed\n").utf8).write(to: source)
+        try Data("not xliff".utf8).write(to: URL(fileURLWithPath: file.path + ".orphans"))
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", file.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("de-DE.xliff.orphans' exists but it cannot be read as XLIFF"), "\(result.stderr)")
+        #expect(try Data(contentsOf: file) == before)
+    }
+
+    /// Inside the content tree extract and pseudo write only the locale's XLIFF file under
+    /// translations/: anything else would be read back as a source, or as a second file for the
+    /// locale, which lint refuses. A link to a folder of the tree is the tree.
+    @Test("--out into the content tree", arguments: [
+        ("extract", "translations/new.xliff", "would be a second file for the locale in the content tree, beside"),
+        ("extract", "messages/de.yaml", "is inside the content tree ('messages/de.yaml'), which is msgc's input"),
+        ("extract", "de.xliff", "is inside the content tree ('de.xliff')"),
+        ("extract", "LINK/new.xliff", "would be a second file for the locale"),
+        ("pseudo", "images/p.xliff", "is inside the content tree ('images/p.xliff')"),
+        ("pseudo", "translations/other.xliff", "would be a second file for the locale"),
+    ])
+    func outIntoTheContentTree(command: String, out: String, message: String) throws {
+        let copy = try exampleCopy()
+        let scratch = copy.deletingLastPathComponent()
+        try FileManager.default.createSymbolicLink(
+            at: scratch.appendingPathComponent("LINK"), withDestinationURL: copy.appendingPathComponent("translations"))
+        let locale = command == "extract" ? "de-DE" : "en-XA"
+        if command == "pseudo" { #expect(try MsgcRunner.run(["pseudo", "--content", "content", "--locale", locale], in: scratch).status == 0) }
+        let before = try MsgcRunner.files(in: copy)
+        let path = out.hasPrefix("LINK/") ? out : "content/" + out
+        let result = try MsgcRunner.run([command, "--content", "content", "--locale", locale, "--out", path], in: scratch)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("msgc: '\(path)' \(message)"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("Nothing was written; choose another --out\n"), "\(result.stderr)")
+        #expect(try MsgcRunner.files(in: copy) == before)
+        #expect(try MsgcRunner.run(["lint", "--content", "content"], in: scratch).status == 0)
+    }
+
+    /// An --out that is a link to the locale's file updates that file and keeps the link.
+    @Test func outThroughALinkToTheLocalesFileWritesThatFile() throws {
+        let (copy, file) = try treeWithTranslatorWork(version: "1.2")
+        let link = copy.deletingLastPathComponent().appendingPathComponent("de.xliff")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let source = copy.appendingPathComponent("messages/family.yaml")
+        let yaml = try String(contentsOf: source, encoding: .utf8)
+        try Data(yaml.replacingOccurrences(of: "key: stay-together\n", with: "key: together\n").utf8).write(to: source)
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", link.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == file.path)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("\(Self.family)/together/header"))
+        #expect(FileManager.default.fileExists(atPath: file.path + ".orphans"))
+        #expect(!FileManager.default.fileExists(atPath: link.path + ".orphans"))
+    }
+
+    /// Translations the reader leaves out of the locale's file (a repeated unit with another
+    /// target, a <file> for another language) stop extract from writing over it.
+    @Test func unitsTheReaderLeftOutStopExtract() throws {
+        let copy = try exampleCopy()
+        let file = copy.appendingPathComponent("translations/de-DE.xliff")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        let start = try #require(text.range(of: "<trans-unit id=\"\(Self.family)/stay-together/header\""))
+        let end = try #require(text.range(of: "</trans-unit>", range: start.upperBound..<text.endIndex))
+        let repeated = String(text[start.lowerBound..<end.upperBound]).replacingOccurrences(of: "Gemeinsam weiterlernen", with: "Zusammen weiterlernen")
+        text.insert(contentsOf: "\n      " + repeated, at: end.upperBound)
+        text = text.replacingOccurrences(of: "</xliff>", with: """
+              <file original="other" source-language="en-US" target-language="fr-FR" datatype="plaintext"><body>
+                <trans-unit id="x/y/header"><source>Hello</source><target>Bonjour</target></trans-unit>
+              </body></file>
+            </xliff>
+            """)
+        try Data(text.utf8).write(to: file)
+        let before = try Data(contentsOf: file)
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("[XLF013]") && result.stderr.contains("[XLF010]"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("holds translations msgc cannot use (above), which writing it again would drop; keep one of each repeated unit and move a <file> for another language to a file of its own first. Nothing was written\n"), "\(result.stderr)")
+        #expect(try Data(contentsOf: file) == before)
+    }
+
+    /// Thousands of orphans are all kept, and named on stderr up to a screenful.
+    @Test func manyOrphansAreListedUpToAScreenful() throws {
+        let copy = try exampleCopy()
+        let file = copy.appendingPathComponent("translations/de-DE.xliff")
+        let junk = (0..<150).map { "<trans-unit id=\"gone/k\($0)/header\"><source>S\($0)</source><target>T\($0)</target></trans-unit>" }
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "</body>", with: junk.joined(separator: "\n") + "</body>")
+        try Data(text.utf8).write(to: file)
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "\n  gone/").count - 1 == 100)
+        #expect(result.stderr.contains("  … and 50 more, every one in '\(file.path).orphans'\n"), "\(result.stderr)")
+        let orphans = try String(contentsOf: URL(fileURLWithPath: file.path + ".orphans"), encoding: .utf8)
+        #expect(orphans.components(separatedBy: "<target state=").count - 1 == 150)
     }
 }

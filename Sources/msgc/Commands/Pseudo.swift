@@ -70,6 +70,7 @@ extension Msgc {
             // A file of this pseudo locale is made again whole; any other file's translations are kept.
             try refuseToLoseTranslations(
                 at: destination, document: result.document, usedFile: nil, contentPath: options.contentPath, replaceableLocale: locale)
+            try refuseToWriteIntoTheTree(at: destination, contentPath: options.contentPath, localeFile: existing)
             let url = URL(fileURLWithPath: destination)
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
