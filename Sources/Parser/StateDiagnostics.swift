@@ -8,7 +8,7 @@ public enum StateDiagnostics {
     /// identifiers (production, the example namespace) the example state files list.
     static func exampleMessages(marking key: String? = nil, withImage: Bool = false, markingImage: Bool = false) -> [String: String] {
         func keyLine(_ name: String) -> String { name == key ? "⟦key⟧: \(name)" : "key: \(name)" }
-        let image = withImage ? "\n        image: { file: \(markingImage ? "⟦images/hero.png⟧" : "images/hero.png"), alt: Readers with the morning edition }" : ""
+        let image = withImage ? "\n    image: { file: \(markingImage ? "⟦images/hero.png⟧" : "images/hero.png"), alt: Readers with the morning edition }" : ""
         return ["messages/example.yaml": """
             messages:
               - \(keyLine("winback"))
@@ -37,8 +37,10 @@ public enum StateDiagnostics {
         """
     }
 
-    /// The identifier of the example tree's images/hero.png as a FULL_SIZE upload.
-    static let exampleImageIdentifier = "00000000-0000-5000-8000-000000000000"
+    /// The identifiers of the example tree's images/hero.png as a FULL_SIZE upload, and of the
+    /// winback message that shows it (production, the example namespace).
+    static let exampleImageIdentifier = "8f5f329e-1468-5e3c-b08c-c185476ddcf2"
+    static let exampleImageMessageIdentifier = "fb9c1385-1637-5bf0-8ad2-04b06d91fe07"
 
     public static let invalidStateFile = RuleInfo(
         code: "STA001", name: "invalid-state-file", severity: .error,
@@ -89,14 +91,18 @@ public enum StateDiagnostics {
         rationale: "msgc derives an image's identifier from its bytes and its size class, so Apple holding that identifier with another `imageSize` means it was uploaded some other way. Apple may then refuse a message that uses it in a slot of the other size. An image Apple lists without `imageSize` (uploaded before API 1.4) has a size Apple did not say, and is no contradiction.",
         examples: [
             .invalidState("""
-                {"messages": {"messageIdentifiers": []},
+                {"messages": {"messageIdentifiers": [
+                  {"messageIdentifier": "\(exampleImageMessageIdentifier)", "messageState": "APPROVED"}
+                ]},
                  "images": {"imageIdentifiers": [
                   {"imageIdentifier": "\(exampleImageIdentifier)", "imageState": "APPROVED", "imageSize": "BULLET_POINT"}
                 ]}}
 
                 """, extraFiles: exampleMessages(withImage: true, markingImage: true)),
             .validState("""
-                {"messages": {"messageIdentifiers": []},
+                {"messages": {"messageIdentifiers": [
+                  {"messageIdentifier": "\(exampleImageMessageIdentifier)", "messageState": "APPROVED"}
+                ]},
                  "images": {"imageIdentifiers": [
                   {"imageIdentifier": "\(exampleImageIdentifier)", "imageState": "APPROVED"}
                 ]}}
