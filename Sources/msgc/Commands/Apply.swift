@@ -78,18 +78,20 @@ extension Msgc {
             abstract: "Take a bundle to Apple: upload what Apple lacks, then configure approved defaults.",
             discussion: """
                 Verifies the bundle against its manifest first (every file's SHA-256 and the digest) \
-                and sends nothing if it fails. Reads Apple's message and image lists, uploads in the \
-                manifest's order only what Apple does not hold (so a second run, or one after a kill, \
-                sends no upload twice), then configures each default whose message and images Apple \
-                has approved (in production; sandbox approves by itself). Requests are paced by Apple's \
-                limits per endpoint (1 a second in production, a tenth of that in sandbox; \
-                configurations ten times as many), wait as a 429's Retry-After says, and are retried \
-                after a 500 or a dropped connection.
+                and sends nothing if it fails; each body is read once more, hashed and sent as read, \
+                and a file changed meanwhile stops the run. Reads Apple's message and image lists, \
+                then uploads images and messages at once, each at its own endpoint's pace and only \
+                what Apple does not hold (a message after its images; a second run, or one after a \
+                kill, sends no upload twice), and configures each default once its message is held \
+                (in production: once its message and images are approved). Requests are paced by \
+                Apple's limits per endpoint (1 a second in production, a tenth of that in sandbox; \
+                configurations ten times as many); a 429 waits as its Retry-After says but at least \
+                a floor, and at most --max-wait in all; 500s and dropped connections are retried.
 
                 Exit status: 0 everything applied; 1 Apple refused content (or a cap was reached); \
                 2 usage, I/O, a bundle that fails its checks, credentials Apple refuses or a service \
-                that does not answer; 3 applied what it could, the rest waits for Apple's review: run \
-                again later.
+                that does not answer; 3 applied what it could, the rest waits for Apple's review or \
+                for a 429 beyond --max-wait: run again later.
                 """)
 
         @Argument(help: ArgumentHelp("The bundle folder `msgc build` wrote.", valueName: "bundle"))

@@ -13,6 +13,7 @@ until its standard input closes. CONFIG holds:
   keyId, issuerId, bundleId   what tokens must carry
   environment  "sandbox" or "production"
   rate         requests per second per endpoint before 429 (default 1000)
+  rates        {"ENDPOINT": n}: another rate for some endpoints
   fail500      {"ENDPOINT": n}: the first n requests to ENDPOINT get 500
   dropAfterStore  n: the n-th message upload is stored, then the connection is closed unanswered
   messageCap   uploads beyond this many messages get 403 MaximumNumberOfMessagesReachedError
@@ -173,7 +174,7 @@ def make_handler(state, public_key):
                 if now < state.blocked_until.get(name, 0):
                     state.early += 1
                 window = [t for t in state.window.get(name, []) if t > now - 1]
-                if len(window) >= rate:
+                if len(window) >= config.get("rates", {}).get(name, rate):
                     retry = window[0] + 1
                     state.blocked_until[name] = retry
                     state.window[name] = window
