@@ -2,7 +2,8 @@ import Bundle
 import Foundation
 
 /// Runs an apply in three lanes at once, one per endpoint that changes something at Apple:
-/// image uploads, message uploads, default configurations, each in the manifest's order.
+/// image uploads, message uploads, default configurations, each in the manifest's order as far
+/// as what it requires allows.
 ///
 /// Apple's budgets are per endpoint, so the lanes do not slow each other down: a first sandbox
 /// release of I images and M messages takes about max(I, M) intervals, not I + M. Order is kept
@@ -56,21 +57,31 @@ final class LaneScheduler: @unchecked Sendable {
         return lock.withLock { (results, failure) }
     }
 
+    /// Sends a lane's entries in order, except that an entry still waiting for what it requires
+    /// lets the next ready one go first: the lane keeps its endpoint's pace instead of idling.
     private func runLane(_ lane: [Int], _ work: Work, _ progress: Applier.Progress) {
-        for index in lane {
-            let entry = entries[index]
-            let waitsFor = entry.requires.compactMap { producer[$0] }.filter { $0 != index }
+        var pending = lane
+        while !pending.isEmpty {
+            var ready: Int?
             do {
-                try pacer.wait { lock.withLock { waitsFor.contains { results[$0] == nil } } }
+                try pacer.wait {
+                    lock.withLock {
+                        ready = pending.firstIndex { index in requirements(of: index).allSatisfy { results[$0] != nil } }
+                        return ready == nil
+                    }
+                }
             } catch {
                 return
             }
-            let requirements = lock.withLock {
+            let index = pending.remove(at: ready!)
+            let entry = entries[index]
+            let waitsFor = requirements(of: index)
+            let settled = lock.withLock {
                 Dictionary(waitsFor.map { (entries[$0].identifier ?? "", results[$0]!) }, uniquingKeysWith: { first, _ in first })
             }
             let result: Applier.Result
             do {
-                result = try work(entry, requirements)
+                result = try work(entry, settled)
             } catch {
                 // The lane that stopped the run says why; the others only saw it stop.
                 lock.withLock {
@@ -86,6 +97,11 @@ final class LaneScheduler: @unchecked Sendable {
             }
             pacer.signal()
         }
+    }
+
+    /// The entries of this run that upload what `index` requires.
+    private func requirements(of index: Int) -> [Int] {
+        entries[index].requires.compactMap { producer[$0] }.filter { $0 != index }
     }
 
     /// A lane's failure that only says another lane stopped the run.

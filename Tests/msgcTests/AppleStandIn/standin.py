@@ -14,6 +14,9 @@ until its standard input closes. CONFIG holds:
   environment  "sandbox" or "production"
   rate         requests per second per endpoint before 429 (default 1000)
   rates        {"ENDPOINT": n}: another rate for some endpoints
+  burst        n: limit each endpoint with a token bucket of n requests refilled at its rate,
+               instead of n requests in any one-second window (Apple counts its budget per
+               hour; a small bucket is still far stricter than that)
   fail500      {"ENDPOINT": n}: the first n requests to ENDPOINT get 500
   dropAfterStore  n: the n-th message upload is stored, then the connection is closed unanswered
   messageCap   uploads beyond this many messages get 403 MaximumNumberOfMessagesReachedError
@@ -173,8 +176,21 @@ def make_handler(state, public_key):
             with state.lock:
                 if now < state.blocked_until.get(name, 0):
                     state.early += 1
-                window = [t for t in state.window.get(name, []) if t > now - 1]
-                if len(window) >= config.get("rates", {}).get(name, rate):
+                limit = config.get("rates", {}).get(name, rate)
+                if "burst" in config:
+                    tokens, then = state.window.get(name, (config["burst"], now))
+                    tokens = min(config["burst"], tokens + (now - then) * limit)
+                    if tokens < 1:
+                        retry = now + (1 - tokens) / limit
+                        state.blocked_until[name] = retry
+                        state.window[name] = (tokens, now)
+                        entry["status"] = 429
+                        return self.error("RateLimitExceeded", "rate limit exceeded", {"Retry-After": str(int(retry * 1000) + 1)})
+                    state.window[name] = (tokens - 1, now)
+                    window = None
+                else:
+                    window = [t for t in state.window.get(name, []) if t > now - 1]
+                if window is not None and len(window) >= limit:
                     retry = window[0] + 1
                     state.blocked_until[name] = retry
                     state.window[name] = window
@@ -190,8 +206,9 @@ def make_handler(state, public_key):
                         value = str(int((now + float(value[3:])) * 1000))
                     entry["status"] = 429
                     return self.error("RateLimitExceeded", "rate limit exceeded", {"Retry-After": value})
-                window.append(now)
-                state.window[name] = window
+                if window is not None:
+                    window.append(now)
+                    state.window[name] = window
                 if state.fail500.get(name, 0) > 0:
                     state.fail500[name] -= 1
                     entry["status"] = 500
