@@ -29,7 +29,8 @@ public struct Pace: Sendable {
 
     /// `90s`, `10m`, `1h`, `1h30m` or a number of seconds, as `--max-wait` takes it.
     public static func duration(_ text: String) -> TimeInterval? {
-        if let seconds = Double(text), seconds.isFinite, seconds >= 0 { return seconds }
+        let week: TimeInterval = 7 * 86400
+        if let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= week { return seconds }
         var total: TimeInterval = 0
         var digits = ""
         var sawUnit = false
@@ -50,7 +51,7 @@ public struct Pace: Sendable {
             digits = ""
             sawUnit = true
         }
-        guard digits.isEmpty, sawUnit, total <= 7 * 86400 else { return nil }
+        guard digits.isEmpty, sawUnit, total <= week else { return nil }
         return total
     }
 }

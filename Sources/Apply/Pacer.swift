@@ -41,7 +41,13 @@ final class Pacer: @unchecked Sendable {
     private var countedUntil = Date.distantPast
     private var isStopped = false
 
-    init(_ settings: Settings) { self.settings = settings }
+    /// The time now; a test gives its own clock to count waits without sleeping.
+    private let clock: @Sendable () -> Date
+
+    init(_ settings: Settings, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.settings = settings
+        self.clock = clock
+    }
 
     /// Waits for `endpoint`'s next slot, and books it.
     func admit(_ endpoint: AppleClient.Endpoint) throws(Stop) {
@@ -59,7 +65,7 @@ final class Pacer: @unchecked Sendable {
     func rateLimited(_ endpoint: AppleClient.Endpoint, retryAfter: Date?) throws(Stop) {
         condition.lock()
         defer { condition.unlock() }
-        let now = Date()
+        let now = clock()
         let inARow = (rateLimitedInARow[endpoint] ?? 0) + 1
         rateLimitedInARow[endpoint] = inARow
         let floor = settings.rateLimitFloor * Double(1 << min(inARow - 1, 6))
