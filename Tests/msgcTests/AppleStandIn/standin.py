@@ -24,7 +24,8 @@ until its standard input closes. CONFIG holds:
   untrustedTLS true: speak HTTPS with a self-signed certificate no client should trust, count
                the connections and print "CONNECTIONS <n>" when standard input closes
   rateLimit    {"ENDPOINT": [n, VALUE]}: the first n requests to ENDPOINT get 429 with Retry-After
-               VALUE: "past" (a second ago, in ms), "in:S" (S seconds on, in ms), or the text as is
+               VALUE: "past" (a second ago, in ms), "in:S" (S seconds on, in ms), or the text as
+               is; "A|B|C" gives each in turn
   listShape    "bare": image items without imageSize and lists as {} when empty
   burned       identifiers Apple refuses with 409 but never lists (deleted earlier)
   clockBehind  seconds the stand-in's clock is behind the client's: a token issued in its
@@ -199,7 +200,8 @@ def make_handler(state, public_key):
                 fault = state.rate_limit.get(name)
                 if fault and fault[0] > 0:
                     fault[0] -= 1
-                    value = fault[1]
+                    choices = fault[1].split("|")
+                    value = choices[fault[0] % len(choices)]
                     if value == "past":
                         value = str(int((now - 1) * 1000))
                     elif value.startswith("in:"):
