@@ -19,7 +19,7 @@ struct ApplyTests {
 
     static func apply(_ bundle: URL, _ standIn: StandIn, keyID: String = StandIn.keyID, extra: [String] = []) throws -> MsgcRunner.Result {
         try MsgcRunner.run(["apply", bundle.path, "--key-file", standIn.keyFile.path, "--key-id", keyID, "--issuer-id", StandIn.issuerID,
-                            "--api-base", standIn.base, "--rate", "200"] + extra)
+                            "--api-base", standIn.base, "--rate", "200", "--time-scale", "0.1"] + extra)
     }
 
     @Test func sandboxAppliesEverythingThroughFaultsAndASecondRunSendsNoUpload() throws {
