@@ -2,17 +2,17 @@ import Bundle
 import CHTTP
 import Foundation
 
-/// Requests to Apple's Retention Messaging API, paced per endpoint and retried as Apple asks.
+/// Requests to Apple's Retention Messaging API, each through the `Pacer`, retried as Apple asks.
 ///
 /// Apple limits each endpoint per app (docs/apply.md): uploads and lists 1 request a second in
-/// production, configurations 10; sandbox a tenth of that. The client spaces each endpoint's
-/// requests by its limit so that 429s stay rare; after a 429 it waits until the UNIX time in
-/// milliseconds that `Retry-After` names before that endpoint's next request. A 500 or a
-/// dropped connection is retried with backoff; a 401 is not retried at all.
+/// production, configurations 10; sandbox a tenth of that. A 429 waits as the pacer says (its
+/// `Retry-After`, a UNIX time in milliseconds, but never less than a floor); a 500 or a dropped
+/// connection is retried with backoff, a bounded number of times; a 401 is not retried at all.
+/// Lanes on other threads share one client: its counters and token are kept under a lock.
 ///
 /// Requests go through libcurl, which msgc loads only when it talks to Apple (`CHTTP`): every
 /// other command starts without it and the libraries it needs.
-final class AppleClient {
+final class AppleClient: @unchecked Sendable {
     enum Endpoint: String, CaseIterable, Sendable {
         case listMessages = "Get Message List"
         case listImages = "Get Image List"
@@ -34,67 +34,79 @@ final class AppleClient {
     }
 
     enum Failure: Error {
-        /// 401: Apple does not accept the key, its id, the issuer id or the bundle id.
-        case unauthorized
+        /// 401: Apple does not accept the token; what it was made of, for the message.
+        case unauthorized(Credentials.Identity)
         /// No answer after every retry: the last reason.
         case unavailable(String)
         case credentials(String)
+        /// The run stopped: a 429 beyond `--max-wait`, or another lane stopped it.
+        case stopped(Pacer.Stop)
+        /// A bundle file no longer holds the bytes that were verified.
+        case bundleChanged(String)
     }
 
-    let base: URL
+    let base: APIBase
     let credentials: Credentials
-    /// Requests per second, per endpoint.
-    let rates: [Endpoint: Double]
+    let pacer: Pacer
     let maxAttempts: Int
     let backoff: TimeInterval
-    private var nextAllowed: [Endpoint: Date] = [:]
+    private let lock = NSLock()
     private var token: (value: String, expires: Date)?
     /// How many requests were sent, how many 429s came back, for the summary.
-    private(set) var requestCount = 0
-    private(set) var rateLimitedCount = 0
-    private(set) var retryCount = 0
+    private var counts = (requests: 0, rateLimited: 0, retries: 0)
 
-    init(base: URL, credentials: Credentials, rates: [Endpoint: Double], maxAttempts: Int = 6, backoff: TimeInterval = 0.5) {
+    init(base: APIBase, credentials: Credentials, pacer: Pacer, maxAttempts: Int = 6, backoff: TimeInterval = 0.5) {
         self.base = base
         self.credentials = credentials
-        self.rates = rates
+        self.pacer = pacer
         self.maxAttempts = maxAttempts
         self.backoff = backoff
     }
 
-    /// Apple's documented limits for an environment.
-    static func documentedRates(_ environment: Environment) -> [Endpoint: Double] {
-        let scale = environment == .production ? 1.0 : 0.1
-        var rates: [Endpoint: Double] = [:]
-        for endpoint in Endpoint.allCases { rates[endpoint] = (endpoint == .configureDefault ? 10 : 1) * scale }
-        return rates
+    var requestCount: Int { lock.withLock { counts.requests } }
+    var rateLimitedCount: Int { lock.withLock { counts.rateLimited } }
+    var retryCount: Int { lock.withLock { counts.retries } }
+
+    /// Seconds between requests to each endpoint: Apple's documented limits for an environment,
+    /// or `uploadRate` uploads (and lists) a second with ten times as many configurations.
+    static func intervals(_ environment: Environment, uploadRate: Double? = nil) -> [Endpoint: TimeInterval] {
+        let rate = uploadRate ?? (environment == .production ? 1.0 : 0.1)
+        var intervals: [Endpoint: TimeInterval] = [:]
+        for endpoint in Endpoint.allCases { intervals[endpoint] = 1 / (endpoint == .configureDefault ? rate * 10 : rate) }
+        return intervals
     }
 
     /// Sends one request and returns Apple's answer: a 2xx, or a 4xx other than 401 and 429.
-    func send(_ endpoint: Endpoint, method: String, path: String, query: [URLQueryItem] = [], body: Data? = nil,
+    func send(_ endpoint: Endpoint, method: String, path: String, query: [(name: String, value: String)] = [], body: Data? = nil,
               contentType: String? = nil) throws(Failure) -> Response {
         var attempt = 0
         while true {
-            pace(endpoint)
-            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)!
-            components.percentEncodedPath = base.path.hasSuffix("/") ? String(base.path.dropLast()) + path : base.path + path
-            if !query.isEmpty { components.queryItems = query }
+            do {
+                try pacer.admit(endpoint)
+            } catch {
+                throw .stopped(error)
+            }
             var headers = ["Authorization: Bearer " + (try bearer()), "User-Agent: msgc", "Connection: close"]
             if let contentType { headers.append("Content-Type: " + contentType) }
-            requestCount += 1
-            let (response, problem, permanent) = perform(method: method, url: components.url!.absoluteString, headers: headers, body: body)
+            lock.withLock { counts.requests += 1 }
+            let (response, problem, permanent) = perform(method: method, url: base.url(path, query: query), headers: headers, body: body)
             attempt += 1
             if let response {
+                if response.status != 429 { pacer.answered(endpoint) }
                 switch response.status {
                 case 200..<300, 400, 402..<429, 430..<500:
                     return response
                 case 401:
-                    throw .unauthorized
+                    throw .unauthorized(credentials.identity)
                 case 429:
-                    rateLimitedCount += 1
-                    nextAllowed[endpoint] = retryAfter(response.headers) ?? Date().addingTimeInterval(1 / (rates[endpoint] ?? 1))
-                    // A 429 is Apple saying when; it does not use up an attempt.
+                    lock.withLock { counts.rateLimited += 1 }
+                    // A 429 does not use up an attempt: the pacer bounds how often it can come.
                     attempt -= 1
+                    do {
+                        try pacer.rateLimited(endpoint, retryAfter: Self.retryAfter(response.headers))
+                    } catch {
+                        throw .stopped(error)
+                    }
                     continue
                 default:
                     if attempt >= maxAttempts { throw .unavailable("\(endpoint.rawValue) answered \(response.status) \(maxAttempts) times") }
@@ -104,25 +116,20 @@ final class AppleClient {
             } else if attempt >= maxAttempts {
                 throw .unavailable("\(endpoint.rawValue): \(problem ?? "no answer") (\(maxAttempts) attempts)")
             }
-            retryCount += 1
-            Thread.sleep(forTimeInterval: backoff * pow(2, Double(attempt - 1)))
+            lock.withLock { counts.retries += 1 }
+            pacer.backOff(endpoint, by: backoff * pow(2, Double(attempt - 1)))
         }
-    }
-
-    /// Waits until `endpoint` may be asked again, and books its next slot.
-    private func pace(_ endpoint: Endpoint) {
-        let now = Date()
-        if let next = nextAllowed[endpoint], next > now { Thread.sleep(until: next) }
-        nextAllowed[endpoint] = max(now, nextAllowed[endpoint] ?? now).addingTimeInterval(1 / (rates[endpoint] ?? 1))
     }
 
     /// A token valid for at least another minute.
     private func bearer() throws(Failure) -> String {
+        lock.lock()
+        defer { lock.unlock() }
         let now = Date()
         if let token, token.expires.timeIntervalSince(now) > 60 { return token.value }
         do {
             let value = try credentials.token(now: now)
-            token = (value, now.addingTimeInterval(300))
+            token = (value, now.addingTimeInterval(Credentials.lifetime))
             return value
         } catch {
             throw .credentials(error.description)
@@ -130,13 +137,11 @@ final class AppleClient {
     }
 
     /// `Retry-After` as Apple sends it, a UNIX time in milliseconds; a number of seconds (as
-    /// HTTP defines it) is taken too.
-    private func retryAfter(_ headers: [String: String]) -> Date? {
+    /// HTTP defines it) is taken too. Anything else is no date at all: the pacer's floor holds.
+    static func retryAfter(_ headers: [String: String]) -> Date? {
         guard let text = headers.first(where: { $0.key.lowercased() == "retry-after" })?.value.trimmingCharacters(in: .whitespaces),
-              let value = Double(text) else { return nil }
-        let date = value > 1e11 ? Date(timeIntervalSince1970: value / 1000) : Date().addingTimeInterval(value)
-        // Never wait longer than an hour on one answer: Apple's budgets are per hour.
-        return min(date, Date().addingTimeInterval(3600))
+              let value = Double(text), value.isFinite else { return nil }
+        return value > 1e11 ? Date(timeIntervalSince1970: value / 1000) : Date().addingTimeInterval(value)
     }
 
     /// One request, waited for: the answer, or why there was none and whether asking again

@@ -3,21 +3,25 @@ import Foundation
 import Model
 import Parser
 
-/// Takes a verified bundle to Apple: reads what Apple holds, uploads in the manifest's order
-/// only what it does not hold (images, then messages), then configures the defaults whose
-/// content Apple has approved.
+/// Takes a verified bundle to Apple: reads what Apple holds, then uploads only what it does not
+/// hold and configures the defaults, in three lanes at once (`LaneScheduler`): images, messages
+/// and configurations, each at its own endpoint's pace, a message only after the images it uses,
+/// a default only after its message.
 ///
 /// Identifiers are derived from content, so an upload Apple already holds is done, whether the
-/// list says so or a retried upload gets 409: a second run, or a run after a kill, sends no
-/// upload twice. Default configurations are idempotent and sent again on each run (they cost a
-/// tenth of an upload's budget). In production a default waits until its message and every
-/// image it uses are APPROVED in Apple's lists; the run then ends with `waiting`, and a later
-/// run configures it.
-public struct Applier {
+/// list says so or a retried upload gets 409 and the list then shows it: a second run, or a run
+/// after a kill, sends no upload twice. A 409 for an identifier Apple does not list is its own
+/// refusal: Apple holds that identifier as something else or deleted it (docs/apply.md says how
+/// to give the content new identifiers). Each body is read once, hashed against the manifest
+/// and sent as read: a file changed since the bundle was verified stops the run. Default
+/// configurations are idempotent and sent again on each run (they cost a tenth of an upload's
+/// budget). In production a default waits until its message and every image it uses are
+/// APPROVED in Apple's lists; the run then ends with `waiting`, and a later run configures it.
+public struct Applier: Sendable {
     /// What happened to one entry of the manifest.
     public enum Result: Equatable, Sendable {
         case uploaded
-        /// Apple held it already (its list, or a 409 for our identifier).
+        /// Apple held it already (its list, or a 409 for our identifier that its list confirms).
         case alreadyHeld
         case configured
         /// Not sent: what it needs is not approved yet (production review).
@@ -39,6 +43,11 @@ public struct Applier {
         public var retries = 0
         /// A dry run: `planned` entries would be sent.
         public var isDryRun = false
+        /// Entries the run did not reach (it stopped early), by operation.
+        public var left: [Manifest.Entry.Operation: Int] = [:]
+        /// What Apple's lists held that msgc does not use (identifiers that are not UUIDs), and
+        /// sizes that contradict the bundle.
+        public var warnings: [String] = []
 
         func count(_ operation: Manifest.Entry.Operation, _ matches: (Result) -> Bool) -> Int {
             results.count { $0.entry.operation == operation && matches($0.result) }
@@ -51,13 +60,14 @@ public struct Applier {
                 let held = count(operation) { $0 == .alreadyHeld }
                 let waiting = count(operation) { if case .waiting = $0 { true } else { false } }
                 let refused = count(operation) { if case .refused = $0 { true } else { false } }
-                let total = results.count { $0.entry.operation == operation }
+                let total = results.count { $0.entry.operation == operation } + (left[operation] ?? 0)
                 guard total > 0 else { return nil }
                 let verb = operation == .configureDefault ? (isDryRun ? "to configure" : "configured") : (isDryRun ? "to upload" : "uploaded")
                 var parts = ["\(done) \(verb)"]
                 if held > 0 { parts.append("\(held) already at Apple") }
                 if waiting > 0 { parts.append("\(waiting) waiting for review") }
                 if refused > 0 { parts.append("\(refused) refused") }
+                if let left = left[operation], left > 0 { parts.append("\(left) left") }
                 return "\(noun): " + parts.joined(separator: ", ")
             }
             return [line("images", .uploadImage), line("messages", .uploadMessage), line("default configurations", .configureDefault)]
@@ -65,111 +75,106 @@ public struct Applier {
         }
     }
 
-    /// Progress as the run goes: the entry, its place in the run and what happened.
-    public typealias Progress = (_ done: Int, _ total: Int, _ entry: Manifest.Entry, _ result: Result) -> Void
+    /// Progress as the run goes: the entry, how many entries are finished and what happened.
+    /// Called from the lanes' threads, one call at a time.
+    public typealias Progress = @Sendable (_ done: Int, _ total: Int, _ entry: Manifest.Entry, _ result: Result) -> Void
 
     let contents: BundleContents
     let folder: URL
     let client: AppleClient
     let dryRun: Bool
 
-    /// `base` is Apple's host for the bundle's environment unless given; `rate` overrides the
-    /// documented uploads per second (configurations get ten times as many).
-    public init(contents: BundleContents, folder: URL, credentials: Credentials, base: URL?, rate: Double?, dryRun: Bool,
-                backoff: TimeInterval = 0.5) {
+    /// `base` is Apple's host for the bundle's environment unless given; `pace` says how fast
+    /// each endpoint may be asked and how long 429s may be waited on.
+    public init(contents: BundleContents, folder: URL, credentials: Credentials, base: APIBase?, pace: Pace, dryRun: Bool) {
         self.contents = contents
         self.folder = folder
         self.dryRun = dryRun
-        var rates = AppleClient.documentedRates(contents.manifest.environment)
-        if let rate {
-            for endpoint in AppleClient.Endpoint.allCases { rates[endpoint] = endpoint == .configureDefault ? rate * 10 : rate }
-        }
-        client = AppleClient(base: base ?? Self.host(contents.manifest.environment), credentials: credentials, rates: rates, backoff: backoff)
+        let environment = contents.manifest.environment
+        client = AppleClient(
+            base: base ?? .apple(environment), credentials: credentials, pacer: Pacer(pace.settings(environment)),
+            backoff: 0.5 * pace.timeScale)
     }
 
-    /// Apple's host for `environment`.
-    public static func host(_ environment: Environment) -> URL {
-        URL(string: environment == .production ? "https://api.storekit.apple.com" : "https://api.storekit-sandbox.apple.com")!
-    }
-
-    public func run(progress: Progress) -> Report {
-        var report = steps(progress: progress)
-        report.isDryRun = dryRun
-        report.requests = client.requestCount
-        report.rateLimited = client.rateLimitedCount
-        report.retries = client.retryCount
-        return report
-    }
-
-    private func steps(progress: Progress) -> Report {
+    public func run(progress: @escaping Progress) -> Report {
         var report = Report()
+        report.isDryRun = dryRun
         let state: StateFile
         do {
-            state = try StateReader.read(client).state
+            let read = try StateReader.read(client)
+            state = read.state
+            report.warnings = read.warnings
         } catch {
-            report.status = .failure
+            report.status = error.status
             report.failure = error.description
-            return report
+            return counted(report)
         }
         let manifest = contents.manifest
-        let entries = manifest.operations + (manifest.present ?? []) + (manifest.deferred ?? [])
         var ordered: [Manifest.Entry] = []
         var seen = Set<String>()
         for operation in [Manifest.Entry.Operation.uploadImage, .uploadMessage, .configureDefault] {
-            for entry in entries where entry.operation == operation && seen.insert(entry.file).inserted { ordered.append(entry) }
+            for entry in manifest.entries where entry.operation == operation && seen.insert(entry.file).inserted { ordered.append(entry) }
+        }
+        for entry in ordered where entry.operation == .uploadImage {
+            if let identifier = entry.identifier, let held = state.image(identifier), let size = held.imageSize,
+               let wanted = entry.imageSize?.rawValue, size != wanted {
+                report.warnings.append("Apple lists image \(entry.source) (\(identifier)) as \(size), but this bundle uploads it as \(wanted)")
+            }
         }
 
-        /// Identifiers Apple refused (or that need something refused), and endpoints at their cap.
-        var refused: [String: String] = [:]
-        var capped: Set<AppleClient.Endpoint> = []
-        /// Uploaded in this run: PENDING in production until Apple reviews them.
-        var uploadedNow = Set<String>()
-        for (index, entry) in ordered.enumerated() {
-            let result: Result
-            do {
-                result = try apply(entry, state: state, refused: &refused, capped: &capped, uploadedNow: &uploadedNow)
-            } catch {
-                report.status = .failure
-                report.failure = Self.describe(error)
-                return report
+        let capped = CappedEndpoints()
+        let scheduler = LaneScheduler(entries: ordered, pacer: client.pacer)
+        let (results, failure) = scheduler.run({ [self] entry, requirements throws(AppleClient.Failure) in
+            try apply(entry, state: state, requirements: requirements, capped: capped)
+        }, progress: progress)
+        for (entry, result) in zip(ordered, results) {
+            guard let result else {
+                report.left[entry.operation, default: 0] += 1
+                continue
             }
-            if case .refused(let why) = result, let identifier = entry.identifier { refused[identifier] = why }
-            if result == .uploaded, let identifier = entry.identifier { uploadedNow.insert(identifier) }
             report.results.append((entry, result))
             switch result {
             case .refused: report.status = max(report.status, .findings)
             case .waiting: report.status = max(report.status, .waiting)
             default: break
             }
-            progress(index + 1, ordered.count, entry, result)
         }
+        if let failure {
+            report.status = max(report.status, Self.status(failure))
+            report.failure = Self.describe(failure)
+        }
+        return counted(report)
+    }
+
+    private func counted(_ report: Report) -> Report {
+        var report = report
+        report.requests = client.requestCount
+        report.rateLimited = client.rateLimitedCount
+        report.retries = client.retryCount
         return report
     }
 
     private func apply(
-        _ entry: Manifest.Entry, state: StateFile, refused: inout [String: String], capped: inout Set<AppleClient.Endpoint>,
-        uploadedNow: inout Set<String>
+        _ entry: Manifest.Entry, state: StateFile, requirements: [String: Result], capped: CappedEndpoints
     ) throws(AppleClient.Failure) -> Result {
-        if let blocked = entry.requires.first(where: { refused[$0] != nil }) {
+        if let blocked = entry.requires.first(where: { if case .refused = requirements[$0] { true } else { false } }) {
             return .refused("needs \(blocked), which Apple refused")
         }
         switch entry.operation {
         case .uploadImage, .uploadMessage:
             let identifier = entry.identifier ?? ""
-            let held = entry.operation == .uploadImage ? state.image(identifier) : state.message(identifier)
-            if held != nil { return .alreadyHeld }
-            let endpoint: AppleClient.Endpoint = entry.operation == .uploadImage ? .uploadImage : .uploadMessage
+            let isImage = entry.operation == .uploadImage
+            if (isImage ? state.image(identifier) : state.message(identifier)) != nil { return .alreadyHeld }
+            let endpoint: AppleClient.Endpoint = isImage ? .uploadImage : .uploadMessage
             if capped.contains(endpoint) { return .refused("Apple's cap of 2,000 was reached") }
             if dryRun { return .planned }
-            let kind = entry.operation == .uploadImage ? "image" : "message"
             let response = try client.send(
-                endpoint, method: "PUT", path: "/inApps/v1/messaging/\(kind)/\(identifier)",
-                query: entry.imageSize.map { [URLQueryItem(name: "imageSize", value: $0.rawValue)] } ?? [],
-                body: try body(of: entry), contentType: entry.operation == .uploadImage ? "image/png" : "application/json")
+                endpoint, method: "PUT", path: "/inApps/v1/messaging/\(isImage ? "image" : "message")/\(identifier)",
+                query: entry.imageSize.map { [("imageSize", $0.rawValue)] } ?? [],
+                body: try body(of: entry), contentType: isImage ? "image/png" : "application/json")
             switch response.status {
             case 200..<300: return .uploaded
-            // The identifier is the content's: Apple holding it means this upload is done.
-            case 409: return .alreadyHeld
+            case 409: return try afterConflict(entry, identifier: identifier)
             case 403:
                 let why = Self.refusal(response)
                 if response.appleError.code == 4030014 || response.appleError.code == 4030016 || why.contains("Maximum") {
@@ -183,10 +188,10 @@ public struct Applier {
                 var waiting: [String] = []
                 for identifier in entry.requires {
                     let held = state.message(identifier) ?? state.image(identifier)
-                    if uploadedNow.contains(identifier) {
+                    if requirements[identifier] == .uploaded {
                         waiting.append("\(identifier) was uploaded now and waits for review")
                     } else if let held, held.state != .approved {
-                        waiting.append("\(identifier) is \(held.state.rawValue) at Apple")
+                        waiting.append("\(identifier) is \(held.state.rawValue.isEmpty ? "without a state" : held.state.rawValue) at Apple")
                     } else if held == nil {
                         waiting.append("\(identifier) is not at Apple")
                     }
@@ -207,16 +212,38 @@ public struct Applier {
         }
     }
 
-    /// The request body: the entry's file, as the bundle holds it (verified before the run).
-    private func body(of entry: Manifest.Entry) throws(AppleClient.Failure) -> Data {
-        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(entry.file).path) else {
-            throw .unavailable("'\(entry.file)' of the bundle cannot be read")
-        }
-        return data
+    /// A 409 says Apple holds the identifier; its list says whether it holds it as something
+    /// that counts. Listed, this upload is done (an earlier attempt reached Apple). Not listed,
+    /// Apple refuses an identifier it does not offer, such as one deleted earlier, and will
+    /// keep refusing it: the content needs new identifiers.
+    private func afterConflict(_ entry: Manifest.Entry, identifier: String) throws(AppleClient.Failure) -> Result {
+        let isImage = entry.operation == .uploadImage
+        let listed = try StateReader.list(client, images: isImage)
+        if listed.contains(where: { $0.identifier == identifier }) { return .alreadyHeld }
+        return .refused(
+            "Apple answered 409 for \(identifier) but does not list it (an identifier used before, perhaps deleted, is never taken again); give the content new identifiers: see docs/apply.md, \"An identifier Apple will not take\"")
     }
 
+    /// The request body: the entry's file, read once, checked against the SHA-256 the manifest
+    /// records, and sent as read. A file changed since the bundle was verified stops the run.
+    private func body(of entry: Manifest.Entry) throws(AppleClient.Failure) -> Data {
+        let bytes: [UInt8]
+        switch FileReader.bytes(at: folder.appendingPathComponent(entry.file), limit: 256 << 20) {
+        case .success(let read): bytes = read
+        case .failure(.missing): throw .bundleChanged("'\(entry.file)' is gone from the bundle")
+        case .failure(.tooLarge(let size)): throw .bundleChanged("'\(entry.file)' has grown to \(size) bytes")
+        case .failure(.unreadable(let why)): throw .bundleChanged("'\(entry.file)' cannot be read: \(why)")
+        }
+        guard Digest.sha256Hex(bytes) == entry.sha256 else {
+            throw .bundleChanged("'\(entry.file)' changed after the bundle was verified: it no longer has the SHA-256 its manifest records")
+        }
+        return Data(bytes)
+    }
+
+    /// A product or locale as one path segment (the manifest's reader allows only safe ones;
+    /// this keeps it so whatever reaches here).
     static func segment(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
     }
 
     static func refusal(_ response: AppleClient.Response) -> String {
@@ -227,55 +254,44 @@ public struct Applier {
         return text
     }
 
+    /// The exit status a failure ends the run with: a wait beyond `--max-wait` is resumable.
+    static func status(_ error: AppleClient.Failure) -> ExitStatus {
+        if case .stopped(.waitExceeded) = error { return .waiting }
+        return .failure
+    }
+
     static func describe(_ error: AppleClient.Failure) -> String {
         switch error {
-        case .unauthorized:
-            "Apple refused the credentials (401): check the key file, --key-id, --issuer-id and the bundle's app"
+        case .unauthorized(let identity):
+            """
+            Apple refused the credentials (401): key id \(identity.keyID), issuer id \(identity.issuerID), bundle id \(identity.bundleID); \
+            check the key file, --key-id, --issuer-id and the bundle's app, and this machine's clock: a token is refused before \
+            the time it says it was issued, and msgc dates it a minute back (this machine's time: \(Self.utc(Date())))
+            """
         case .unavailable(let why): "Apple's service did not answer: \(why); run again to resume"
         case .credentials(let why): why
+        case .bundleChanged(let why): "the bundle changed during the run: \(why); nothing more was sent (build it again, then apply)"
+        case .stopped(.waitExceeded(let endpoint, let until, let waited)):
+            "Apple's \(endpoint.rawValue) limit asks msgc to come back at \(Self.utc(until)), beyond --max-wait (\(Int(waited.rounded())) s already waited on 429s); run again after that time to carry on"
+        case .stopped(.stopped): "the run was stopped"
         }
+    }
+
+    /// `2026-11-26 15:40:03 UTC`.
+    static func utc(_ date: Date) -> String {
+        var time = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d UTC", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 }
 
-/// Reads Apple's Get Message List and Get Image List into a state file's values.
-public enum StateReader {
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-    }
+/// The upload endpoints that answered Apple's cap of 2,000: they are sent nothing more.
+private final class CappedEndpoints: @unchecked Sendable {
+    private let lock = NSLock()
+    private var endpoints: Set<AppleClient.Endpoint> = []
 
-    /// The two responses as `msgc build --state` reads them:
-    /// `{"messages": <Get Message List>, "images": <Get Image List>}`.
-    public static func document(base: URL, credentials: Credentials, environment: Environment) throws(Failure) -> [UInt8] {
-        let client = AppleClient(base: base, credentials: credentials, rates: AppleClient.documentedRates(environment))
-        return try read(client).bytes
-    }
-
-    /// The two lists as the state file's bytes, and what they hold, checked by the parser
-    /// `build --state` uses.
-    static func read(_ client: AppleClient) throws(Failure) -> (bytes: [UInt8], state: StateFile) {
-        func list(_ endpoint: AppleClient.Endpoint, _ path: String) throws(Failure) -> Data {
-            let response: AppleClient.Response
-            do {
-                response = try client.send(endpoint, method: "GET", path: path)
-            } catch {
-                throw Failure(description: Applier.describe(error))
-            }
-            guard response.status == 200 else { throw Failure(description: "\(endpoint.rawValue) was refused: \(Applier.refusal(response))") }
-            return response.body
-        }
-        let messages = try list(.listMessages, "/inApps/v1/messaging/message/list")
-        let images = try list(.listImages, "/inApps/v1/messaging/image/list")
-        let text = "{\"messages\": " + String(decoding: messages, as: UTF8.self) + ", \"images\": " + String(decoding: images, as: UTF8.self) + "}"
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
-              let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]) else {
-            throw Failure(description: "Apple's lists are not JSON")
-        }
-        let bytes = Array(pretty) + [0x0A]
-        let (state, diagnostics) = StateFileParser.parse(bytes: bytes, path: "Apple's lists")
-        guard let state else {
-            throw Failure(description: "Apple's lists are not shaped as msgc reads them: " + diagnostics.map(\.message).joined(separator: "; "))
-        }
-        return (bytes, state)
-    }
-
+    func insert(_ endpoint: AppleClient.Endpoint) { lock.withLock { _ = endpoints.insert(endpoint) } }
+    func contains(_ endpoint: AppleClient.Endpoint) -> Bool { lock.withLock { endpoints.contains(endpoint) } }
 }

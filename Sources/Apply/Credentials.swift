@@ -48,12 +48,29 @@ public final class Credentials: @unchecked Sendable {
 
     deinit { EVP_PKEY_free(key) }
 
-    /// A JWT for Apple's API (ES256; `kid`; `iss`, `iat`, `exp` five minutes on, `aud`
-    /// appstoreconnect-v1, `bid`), issued at `now`.
+    /// What names a token, for messages: never the key, never a token.
+    public struct Identity: Sendable {
+        public var keyID: String
+        public var issuerID: String
+        public var bundleID: String
+    }
+
+    public var identity: Identity { Identity(keyID: keyID, issuerID: issuerID, bundleID: bundleID) }
+
+    /// How far before now a token says it was issued: a server whose clock is behind this
+    /// machine's by less than this still takes it, rather than refusing a token from its future.
+    static let backdating: TimeInterval = 60
+    /// How long after now a token stays valid (Apple takes up to an hour from `iat`; its
+    /// libraries use five minutes).
+    static let lifetime: TimeInterval = 300
+
+    /// A JWT for Apple's API (ES256; `kid`; `iss`, `iat` a minute before `now`, `exp` five
+    /// minutes after it, `aud` appstoreconnect-v1, `bid`).
     func token(now: Date) throws(Failure) -> String {
-        let issued = Int(now.timeIntervalSince1970)
+        let current = Int(now.timeIntervalSince1970)
+        let issued = current - Int(Self.backdating)
         let header = Self.json(["alg": "ES256", "kid": keyID, "typ": "JWT"])
-        let claims = "{\"aud\":\"appstoreconnect-v1\",\"bid\":\(Self.quoted(bundleID)),\"exp\":\(issued + 300),\"iat\":\(issued),\"iss\":\(Self.quoted(issuerID))}"
+        let claims = "{\"aud\":\"appstoreconnect-v1\",\"bid\":\(Self.quoted(bundleID)),\"exp\":\(current + Int(Self.lifetime)),\"iat\":\(issued),\"iss\":\(Self.quoted(issuerID))}"
         let input = Self.base64URL(Array(header.utf8)) + "." + Self.base64URL(Array(claims.utf8))
         return input + "." + Self.base64URL(try sign(Array(input.utf8)))
     }

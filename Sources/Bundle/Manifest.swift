@@ -314,8 +314,9 @@ public struct Manifest: Hashable, Sendable {
             for item in try array(list, section: "unreferenced") {
                 let kindText = try string("kind", in: item)
                 guard let kind = Unreferenced.Kind(rawValue: kindText) else { throw fail(item.member("kind")!, "\"kind\" must be image or message, not '\(kindText)'") }
-                // As Apple listed it: the bundle never sends a request for it.
-                var entry = Unreferenced(kind: kind, identifier: try string("identifier", in: item), state: try string("state", in: item))
+                // As Apple listed it, a lower-case UUID (the state file's reader drops any other):
+                // the bundle never sends a request for it, but its path is written for clean-ups.
+                var entry = Unreferenced(kind: kind, identifier: try identifier("identifier", in: item), state: try string("state", in: item))
                 if kind == .image { entry.imageSize = try optionalString("imageSize", in: item) }
                 result.append(entry)
             }

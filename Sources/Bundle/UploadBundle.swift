@@ -123,6 +123,13 @@ public enum BundleBuilder {
             if let held = state?.image(upload.identifier) {
                 entry.state = held.state.rawValue
                 present.append(entry)
+                // No size in Apple's list (an upload before API 1.4) is no contradiction.
+                if let heldSize = held.imageSize, heldSize != upload.size.rawValue, let user = firstUser[upload.identifier] {
+                    diagnostics.append(StateDiagnostics.imageSizeContradiction.diagnose(
+                        "Apple lists image '\(upload.path)' (\(upload.identifier)) as \(heldSize), but this bundle uploads it as \(upload.size.rawValue)",
+                        at: user.localized.message.image?.file?.location ?? user.localized.message.location,
+                        fixIts: [FixIt("check how this image reached Apple; changed bytes give it a new identifier, which is uploaded with the size msgc chooses")]))
+                }
                 if held.state == .rejected, let user = firstUser[upload.identifier] {
                     diagnostics.append(StateDiagnostics.rejectedAtApple.diagnose(
                         "Apple has rejected image '\(upload.path)' (\(upload.size.rawValue), \(upload.identifier)), which this bundle still uses",

@@ -130,6 +130,8 @@ int msgc_http_perform(const char *method, const char *url, const char *const *he
         curl.easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
     }
     curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
+    // The applier's lanes call this from several threads: no signals for timeouts.
+    curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
     curl.easy_setopt(handle, CURLOPT_FORBID_REUSE, 1L);
     curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT, 30L);
     curl.easy_setopt(handle, CURLOPT_TIMEOUT, timeout_seconds);

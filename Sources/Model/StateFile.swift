@@ -91,3 +91,24 @@ public struct StateFile: Hashable, Sendable {
         imageIndex[identifier.lowercased()].map { images[$0] }
     }
 }
+
+extension StateFile {
+    /// The state file as `msgc state fetch` writes it, in msgc's canonical JSON: Apple's two
+    /// list responses, `{"images": {"imageIdentifiers": […]}, "messages": {"messageIdentifiers": […]}}`,
+    /// entries sorted by identifier and members Apple did not send left out, so that the same
+    /// answer gives the same bytes on every platform and in every order Apple lists it.
+    public var json: JSONValue {
+        func items(_ held: [HeldUpload], identifierKey: String, stateKey: String) -> JSONValue {
+            .array(held.sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }.map { upload in
+                var members: [String: JSONValue] = [identifierKey: .string(upload.identifier)]
+                if !upload.state.rawValue.isEmpty { members[stateKey] = .string(upload.state.rawValue) }
+                if let size = upload.imageSize { members["imageSize"] = .string(size) }
+                return .object(members)
+            })
+        }
+        return .object([
+            "messages": .object(["messageIdentifiers": items(messages, identifierKey: "messageIdentifier", stateKey: "messageState")]),
+            "images": .object(["imageIdentifiers": items(images, identifierKey: "imageIdentifier", stateKey: "imageState")]),
+        ])
+    }
+}

@@ -6,8 +6,9 @@ import Model
 public enum StateDiagnostics {
     /// The message source of the state examples: a default message and one other, whose
     /// identifiers (production, the example namespace) the example state files list.
-    static func exampleMessages(marking key: String? = nil) -> [String: String] {
+    static func exampleMessages(marking key: String? = nil, withImage: Bool = false, markingImage: Bool = false) -> [String: String] {
         func keyLine(_ name: String) -> String { name == key ? "⟦key⟧: \(name)" : "key: \(name)" }
+        let image = withImage ? "\n    image: { file: \(markingImage ? "⟦images/hero.png⟧" : "images/hero.png"), alt: Readers with the morning edition }" : ""
         return ["messages/example.yaml": """
             messages:
               - \(keyLine("winback"))
@@ -15,7 +16,7 @@ public enum StateDiagnostics {
                 type: text
                 default: true
                 header: Stay with Premium
-                body: Keep reading without limits.
+                body: Keep reading without limits.\(image)
               - \(keyLine("last-chance"))
                 product: com.example.news.premium.yearly
                 type: text
@@ -35,6 +36,11 @@ public enum StateDiagnostics {
 
         """
     }
+
+    /// The identifiers of the example tree's images/hero.png as a FULL_SIZE upload, and of the
+    /// winback message that shows it (production, the example namespace).
+    static let exampleImageIdentifier = "8f5f329e-1468-5e3c-b08c-c185476ddcf2"
+    static let exampleImageMessageIdentifier = "fb9c1385-1637-5bf0-8ad2-04b06d91fe07"
 
     public static let invalidStateFile = RuleInfo(
         code: "STA001", name: "invalid-state-file", severity: .error,
@@ -63,6 +69,47 @@ public enum StateDiagnostics {
             .validState(exampleState(winback: "\"APPROVED\"", lastChance: "\"PENDING\""), extraFiles: exampleMessages()),
         ])
 
+    public static let unusableIdentifier = RuleInfo(
+        code: "STA004", name: "unusable-state-identifier", severity: .warning,
+        summary: "An entry of the state file has no identifier, or one that is not a UUID; msgc ignores it.",
+        rationale: "Apple lists every upload under the UUID it was uploaded with, and msgc puts identifiers into request paths and into the manifest's `unreferenced` list, where a clean-up script may act on them. An identifier that is not a UUID (`../default/PRODUCT/en-US`, say) did not come from Apple's answer unchanged, so msgc never uses it: the entry is left out, as if Apple had not listed it, and the rest of the file is used.",
+        examples: [
+            .invalidState("""
+                {"messages": {"messageIdentifiers": [
+                  {"messageIdentifier": "ea1a3351-d822-5c73-afc9-fce5155b48e5", "messageState": "APPROVED"},
+                  {"messageIdentifier": ⟦"../default/com.example.news.premium.yearly/en-US"⟧, "messageState": "APPROVED"}
+                ]},
+                 "images": {"imageIdentifiers": []}}
+
+                """, extraFiles: exampleMessages()),
+            .validState(exampleState(winback: "\"APPROVED\"", lastChance: "\"PENDING\""), extraFiles: exampleMessages()),
+        ])
+
+    public static let imageSizeContradiction = RuleInfo(
+        code: "STA005", name: "image-size-contradiction", severity: .warning,
+        summary: "Apple lists an image of this bundle with another imageSize than the bundle uploads it with.",
+        rationale: "msgc derives an image's identifier from its bytes and its size class, so Apple holding that identifier with another `imageSize` means it was uploaded some other way. Apple may then refuse a message that uses it in a slot of the other size. An image Apple lists without `imageSize` (uploaded before API 1.4) has a size Apple did not say, and is no contradiction.",
+        examples: [
+            .invalidState("""
+                {"messages": {"messageIdentifiers": [
+                  {"messageIdentifier": "\(exampleImageMessageIdentifier)", "messageState": "APPROVED"}
+                ]},
+                 "images": {"imageIdentifiers": [
+                  {"imageIdentifier": "\(exampleImageIdentifier)", "imageState": "APPROVED", "imageSize": "BULLET_POINT"}
+                ]}}
+
+                """, extraFiles: exampleMessages(withImage: true, markingImage: true)),
+            .validState("""
+                {"messages": {"messageIdentifiers": [
+                  {"messageIdentifier": "\(exampleImageMessageIdentifier)", "messageState": "APPROVED"}
+                ]},
+                 "images": {"imageIdentifiers": [
+                  {"imageIdentifier": "\(exampleImageIdentifier)", "imageState": "APPROVED"}
+                ]}}
+
+                """, extraFiles: exampleMessages(withImage: true)),
+        ])
+
     /// Every state code, alphabetized by code.
-    public static let all: [RuleInfo] = [invalidStateFile, rejectedAtApple, defaultDeferred]
+    public static let all: [RuleInfo] = [invalidStateFile, rejectedAtApple, defaultDeferred, unusableIdentifier, imageSizeContradiction]
 }

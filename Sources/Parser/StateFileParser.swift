@@ -10,10 +10,15 @@ import Model
 ///   "images":   { "imageIdentifiers":   [ { "imageIdentifier": "…", "imageState": "PENDING", "imageSize": "FULL_SIZE" } ] } }
 /// ```
 ///
-/// Both lists are required, and each entry needs every member shown. Members msgc does not
-/// read are allowed, because these are Apple's responses and Apple may add fields. A state
-/// msgc does not know is kept as written. Anything else is an STA001 error at the line and
-/// column where the problem is, and no state at all: a state file is used whole or not at all.
+/// Both members, `messages` and `images`, are required: msgc wrote them. What is inside is
+/// read as Apple's own libraries read it, every member optional: a missing or `null` list is
+/// empty (an app that never uploaded anything), an image without `imageSize` (uploaded before
+/// API 1.4) has a size Apple did not say, an entry without a state has one msgc does not know.
+/// Members msgc does not read are ignored, because Apple may add fields; a state msgc does not
+/// know is kept as written and never taken for approval. An entry whose identifier is missing
+/// or not a UUID is an STA004 warning and is not used at all: identifiers become request paths
+/// and manifest entries. Anything else (a value of the wrong type, a contradiction) is an STA001
+/// error at its line and column, and no state at all: a state file is used whole or not at all.
 public enum StateFileParser {
     /// A state file larger than this is refused (Apple holds at most 2,000 of each kind).
     public static let maxBytes = 16 << 20
@@ -52,8 +57,8 @@ public enum StateFileParser {
         let images = list(
             in: root, outer: "images", inner: "imageIdentifiers", identifierKey: "imageIdentifier", stateKey: "imageState",
             sizeKey: "imageSize", path: path, diagnostics: &diagnostics)
-        guard diagnostics.isEmpty else { return (nil, diagnostics) }
-        return (StateFile(messages: messages, images: images), [])
+        guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
+        return (StateFile(messages: messages, images: images), diagnostics)
     }
 
     private static func list(
@@ -71,10 +76,9 @@ public enum StateFileParser {
             report("\"\(outer)\" must be an object with \"\(inner)\", not \(container.kindName)", at: container)
             return []
         }
-        guard let array = container.member(inner) else {
-            report("\"\(outer)\" has no \"\(inner)\" member", at: container)
-            return []
-        }
+        // Apple's libraries decode the list as optional: an app that never uploaded anything may
+        // get `{}` or `null`, and that is an empty list.
+        guard let array = container.member(inner), !array.isNull else { return [] }
         guard case .array(let entries) = array.value else {
             report("\"\(outer).\(inner)\" must be an array, not \(array.kindName)", at: array)
             return []
@@ -89,21 +93,31 @@ public enum StateFileParser {
                 report("\(place) must be an object, not \(entry.kindName)", at: entry)
                 continue
             }
+            // Every member is optional in Apple's libraries: absent or null is "Apple did not
+            // say"; a value of another type is not something Apple sends.
+            var wrongType = false
             func text(_ key: String) -> String? {
-                guard let node = entry.member(key) else {
-                    report("\(place) has no \"\(key)\"", at: entry)
-                    return nil
-                }
-                guard case .string(let value) = node.value, !value.isEmpty else {
-                    report("\(place).\(key) must be a non-empty string, not \(node.kindName == "a string" ? "an empty one" : node.kindName)", at: node)
+                guard let node = entry.member(key), !node.isNull else { return nil }
+                guard case .string(let value) = node.value else {
+                    report("\(place).\(key) must be a string, not \(node.kindName)", at: node)
+                    wrongType = true
                     return nil
                 }
                 return value
             }
             let identifier = text(identifierKey)
-            let state = text(stateKey)
+            let state = text(stateKey) ?? ""
             let size = sizeKey.flatMap { text($0) }
-            guard let identifier, let state, sizeKey == nil || size != nil else { continue }
+            guard !wrongType else { continue }
+            // An identifier reaches request paths and the manifest: only a UUID is used at all.
+            guard let identifier, UUIDText.parse(identifier) != nil else {
+                diagnostics.append(StateDiagnostics.unusableIdentifier.diagnose(
+                    identifier.map { "\(place).\(identifierKey) '\($0)' is not a UUID; msgc ignores this entry" }
+                        ?? "\(place) has no \"\(identifierKey)\"; msgc ignores this entry",
+                    at: SourceLocation(path: path, line: (entry.member(identifierKey) ?? entry).line, column: (entry.member(identifierKey) ?? entry).column),
+                    fixIts: [FixIt("fetch the state again with `msgc state fetch`; Apple lists every upload under its UUID")]))
+                continue
+            }
             let key = identifier.lowercased()
             if let first = firstOfIdentifier[key] {
                 // One identifier listed twice: the same facts are a harmless repeat; different ones
@@ -112,7 +126,7 @@ public enum StateFileParser {
                 if first.state != state || first.size != size {
                     let line = " on line \(first.node.line)"
                     report(
-                        "\(place) lists '\(identifier)' again as \(state)\(size.map { " \($0)" } ?? ""), but \(outer).\(inner)[\(first.index)]\(line) lists it as \(first.state)\(first.size.map { " \($0)" } ?? ""); msgc cannot tell which Apple holds",
+                        "\(place) lists '\(identifier)' again as \(describe(state))\(size.map { " \($0)" } ?? ""), but \(outer).\(inner)[\(first.index)]\(line) lists it as \(describe(first.state))\(first.size.map { " \($0)" } ?? ""); msgc cannot tell which Apple holds",
                         at: entry)
                 }
                 continue
@@ -125,9 +139,18 @@ public enum StateFileParser {
         return result
     }
 
+    private static func describe(_ state: String) -> String { state.isEmpty ? "without a state" : state }
+
     private static func problem(_ message: String, path: String, line: Int? = nil, column: Int? = nil) -> Diagnostic {
         StateDiagnostics.invalidStateFile.diagnose(
             message, at: SourceLocation(path: path, line: line, column: column),
             fixIts: [FixIt("give --state the applier's saved Get Message List and Get Image List responses: {\"messages\": {\"messageIdentifiers\": […]}, \"images\": {\"imageIdentifiers\": […]}}")])
+    }
+}
+
+extension JSONDocument.Node {
+    /// Whether the value is JSON `null`, which Apple's libraries read as an absent member.
+    fileprivate var isNull: Bool {
+        if case .null = value { true } else { false }
     }
 }

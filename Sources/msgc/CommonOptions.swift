@@ -211,7 +211,8 @@ enum StateOption {
     static func load(_ path: String?, color: ColorChoice, format: DiagnosticFormat = .human) throws -> StateFile? {
         guard let path else { return nil }
         let (state, diagnostics) = StateFileParser.load(URL(fileURLWithPath: path), displayPath: path)
-        guard let state else {
+        // Warnings (entries left out) are said and the rest of the file is used.
+        if !diagnostics.isEmpty {
             let options = RenderOptions(useColor: color.isEnabled(for: .standardError))
             // The state file's path is given as it was on the command line, not inside the content tree.
             let text = switch format {
@@ -221,6 +222,8 @@ enum StateOption {
             case .github: GitHubRenderer.render(diagnostics, options: options)
             }
             Output.write(text, to: .standardError)
+        }
+        guard let state else {
             Output.error("the state file cannot be used; nothing was written")
             throw Outcome.Status.failure.exitCode
         }

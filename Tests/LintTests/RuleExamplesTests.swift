@@ -91,9 +91,9 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
         guard let state else { return stateDiagnostics }
         let config = try #require(compilation.catalog.config)
         let bundle = try BundleBuilder.build(BundleBuilder.Input(
-            config: config, messages: ReleasePlan(compilation: compilation).shipped, images: [:], environment: .production,
+            config: config, messages: ReleasePlan(compilation: compilation).shipped, images: compilation.catalog.images.compactMapValues(\.bytes), environment: .production,
             release: nil, generatorVersion: "test", state: state))
-        return compilation.diagnostics + compilation.settle(bundle.diagnostics)
+        return stateDiagnostics + compilation.diagnostics + compilation.settle(bundle.diagnostics)
     }
 
     static func diagnostics(for tree: ExampleTree) throws -> [Diagnostic] {

@@ -77,9 +77,9 @@ import Testing
         ("{\"messages\": {\"messageIdentifiers\": {}}, \"images\": {\"imageIdentifiers\": []}}",
          "\"messages.messageIdentifiers\" must be an array, not an object", 1, 37),
         ("{\"messages\": {\"messageIdentifiers\": [{\"messageIdentifier\": 7, \"messageState\": \"APPROVED\"}]}, \"images\": {\"imageIdentifiers\": []}}",
-         "messages.messageIdentifiers[0].messageIdentifier must be a non-empty string, not a number", 1, 60),
-        ("{\"messages\": {\"messageIdentifiers\": []}, \"images\": {\"imageIdentifiers\": [{\"imageIdentifier\": \"a\", \"imageState\": \"PENDING\"}]}}",
-         "images.imageIdentifiers[0] has no \"imageSize\"", 1, 74),
+         "messages.messageIdentifiers[0].messageIdentifier must be a string, not a number", 1, 60),
+        ("{\"messages\": {\"messageIdentifiers\": []}, \"images\": {\"imageIdentifiers\": [{\"imageIdentifier\": \"0a1b2c3d-0000-5000-8000-0000000000aa\", \"imageSize\": true}]}}",
+         "images.imageIdentifiers[0].imageSize must be a string, not a boolean", 1, 147),
     ])
     func refusesWhatIsNotAStateFile(text: String, message: String, line: Int, column: Int) {
         let (state, diagnostics) = Self.parse(text)
@@ -111,5 +111,64 @@ import Testing
         #expect(number == "-1.5e3")
         #expect(throws: JSONDocument.SyntaxError.self) { try JSONDocument.parse(Array(#"["\ud83d"]"#.utf8)) }
         #expect(throws: JSONDocument.SyntaxError.self) { try JSONDocument.parse([0x22, 0xFF, 0x22]) }
+    }
+
+    /// Apple's libraries decode every member as optional: a missing or null list is empty, an
+    /// image without imageSize (uploaded before API 1.4) has no known size, an entry without a
+    /// state is kept with none (never approval), unknown members are ignored.
+    @Test(arguments: [
+        #"{"messages": {}, "images": {}}"#,
+        #"{"messages": {"messageIdentifiers": null}, "images": {"imageIdentifiers": null}}"#,
+        #"{"messages": {"other": 1}, "images": {"imageIdentifiers": [], "next": "x"}}"#,
+    ])
+    func readsMissingOrNullListsAsEmpty(text: String) throws {
+        let (state, diagnostics) = Self.parse(text)
+        #expect(diagnostics.isEmpty)
+        let parsed = try #require(state)
+        #expect(parsed.messages.isEmpty && parsed.images.isEmpty)
+    }
+
+    @Test func readsImagesWithoutSizeAndEntriesWithoutState() throws {
+        let (state, diagnostics) = Self.parse("""
+            {"messages": {"messageIdentifiers": [{"messageIdentifier": "0a1b2c3d-0000-5000-8000-000000000001", "messageState": null}]},
+             "images": {"imageIdentifiers": [{"imageIdentifier": "0a1b2c3d-0000-5000-8000-0000000000aa", "imageState": "APPROVED"}]}}
+            """)
+        #expect(diagnostics.isEmpty)
+        let parsed = try #require(state)
+        #expect(parsed.image("0a1b2c3d-0000-5000-8000-0000000000aa")?.imageSize == nil)
+        #expect(parsed.image("0a1b2c3d-0000-5000-8000-0000000000aa")?.state == .approved)
+        #expect(parsed.message("0a1b2c3d-0000-5000-8000-000000000001")?.state != .approved)
+    }
+
+    /// An identifier becomes a request path and a manifest entry: only a UUID is used; anything
+    /// else is a warning and the entry is left out, the rest of the file kept.
+    @Test func leavesOutEntriesWhoseIdentifierIsNotAUUID() throws {
+        let (state, diagnostics) = Self.parse("""
+            {"messages": {"messageIdentifiers": [
+              {"messageIdentifier": "../default/PRODUCT/en-US", "messageState": "APPROVED"},
+              {"messageState": "APPROVED"},
+              {"messageIdentifier": "0a1b2c3d-0000-5000-8000-000000000001", "messageState": "APPROVED"}]},
+             "images": {"imageIdentifiers": [{"imageIdentifier": "0a1b2c3d-0000-5000-8000-0000000000aa%2f..", "imageState": "APPROVED"}]}}
+            """)
+        let parsed = try #require(state)
+        #expect(parsed.messages.map(\.identifier) == ["0a1b2c3d-0000-5000-8000-000000000001"])
+        #expect(parsed.images.isEmpty)
+        #expect(diagnostics.map(\.code) == ["STA004", "STA004", "STA004"])
+        #expect(diagnostics.allSatisfy { $0.severity == .warning })
+        #expect(diagnostics.first?.message == "messages.messageIdentifiers[0].messageIdentifier '../default/PRODUCT/en-US' is not a UUID; msgc ignores this entry")
+        #expect(diagnostics.first?.location == SourceLocation(path: "state.json", line: 2, column: 25))
+    }
+
+    /// What state fetch writes: canonical JSON, entries sorted, the same bytes whatever order
+    /// Apple listed them in, read back to the same state.
+    @Test func theCanonicalStateFileIsByteStableAndReadsBack() throws {
+        let forward = try #require(Self.parse(Self.valid).0)
+        let reversed = StateFile(messages: forward.messages.reversed(), images: forward.images)
+        #expect(forward.json.canonicalBytes == reversed.json.canonicalBytes)
+        let (again, diagnostics) = StateFileParser.parse(bytes: forward.json.canonicalBytes, path: "state.json")
+        #expect(diagnostics.isEmpty)
+        #expect(again?.messages.map(\.identifier) == forward.messages.map(\.identifier).sorted())
+        #expect(again?.message("0a1b2c3d-0000-5000-8000-000000000002")?.state == .other("IN_REVIEW"))
+        #expect(again?.image("0a1b2c3d-0000-5000-8000-0000000000aa")?.imageSize == "FULL_SIZE")
     }
 }

@@ -19,7 +19,7 @@ struct ApplyTests {
 
     static func apply(_ bundle: URL, _ standIn: StandIn, keyID: String = StandIn.keyID, extra: [String] = []) throws -> MsgcRunner.Result {
         try MsgcRunner.run(["apply", bundle.path, "--key-file", standIn.keyFile.path, "--key-id", keyID, "--issuer-id", StandIn.issuerID,
-                            "--api-base", standIn.base, "--rate", "200"] + extra)
+                            "--api-base", standIn.base, "--rate", "200", "--time-scale", "0.1"] + extra)
     }
 
     @Test func sandboxAppliesEverythingThroughFaultsAndASecondRunSendsNoUpload() throws {
@@ -245,6 +245,8 @@ final class StandIn {
         var path: String
         var endpoint: String?
         var status: String
+        /// When the stand-in received it (its clock, seconds).
+        var time: Double
     }
 
     struct Log {
@@ -252,20 +254,27 @@ final class StandIn {
         var messages: [String: String]
         var defaults: [String: String]
         var early: Int
+        /// Message uploads before their images, default configurations before their message.
+        var outOfOrder: Int
     }
 
     func log() throws -> Log {
         let object = try JSONSerialization.jsonObject(with: try fetch("/_standin/log", method: "GET")) as! [String: Any]
         let entries = (object["log"] as! [[String: Any]]).map {
             Entry(method: $0["method"] as! String, path: $0["path"] as! String, endpoint: $0["endpoint"] as? String,
-                  status: $0["status"].map { "\($0)" } ?? "")
+                  status: $0["status"].map { "\($0)" } ?? "", time: $0["time"] as! Double)
         }
         return Log(entries: entries, messages: object["messages"] as! [String: String], defaults: object["defaults"] as! [String: String],
-                   early: object["early"] as! Int)
+                   early: object["early"] as! Int, outOfOrder: object["outOfOrder"] as! Int)
     }
 
     func approve() throws {
         _ = try fetch("/_standin/approve", method: "POST")
+    }
+
+    /// Drops the `rateLimit` faults: Apple's budget is back.
+    func calm() throws {
+        _ = try fetch("/_standin/calm", method: "POST")
     }
 
     private func fetch(_ path: String, method: String) throws -> Data {

@@ -38,13 +38,36 @@ struct AppleCredentialOptions: ParsableArguments {
         }
     }
 
-    func base() throws -> URL? {
+    @Option(name: .long, help: ArgumentHelp("The most time spent waiting on Apple's 429s before msgc stops with status 3 (run again to carry on): 90s, 10m, 1h (default: 10m).", valueName: "duration"))
+    var maxWait: String?
+
+    /// Every duration msgc chooses itself, times this: for tests against a stand-in that runs
+    /// Apple's pace faster. Not for Apple.
+    @Option(name: .long, help: ArgumentHelp(visibility: .hidden))
+    var timeScale: Double?
+
+    func base() throws -> APIBase? {
         guard let apiBase else { return nil }
-        guard let url = URL(string: apiBase), let scheme = url.scheme?.lowercased(), ["https", "http"].contains(scheme), url.host != nil,
-              url.query == nil, url.fragment == nil else {
-            throw ValidationError("--api-base '\(apiBase)' is not an http(s) URL without query or fragment")
+        do {
+            return try APIBase(apiBase)
+        } catch {
+            throw ValidationError(error.description)
         }
-        return url
+    }
+
+    func pace(uploadRate: Double? = nil) throws -> Pace {
+        var pace = Pace(uploadRate: uploadRate)
+        if let maxWait {
+            guard let duration = Pace.duration(maxWait) else {
+                throw ValidationError("--max-wait '\(maxWait)' is not a duration: write 90s, 10m, 1h or a number of seconds")
+            }
+            pace.maxWait = duration
+        }
+        if let timeScale {
+            guard timeScale > 0, timeScale <= 1 else { throw ValidationError("--time-scale must be above 0 and at most 1") }
+            pace.timeScale = timeScale
+        }
+        return pace
     }
 }
 
@@ -55,18 +78,20 @@ extension Msgc {
             abstract: "Take a bundle to Apple: upload what Apple lacks, then configure approved defaults.",
             discussion: """
                 Verifies the bundle against its manifest first (every file's SHA-256 and the digest) \
-                and sends nothing if it fails. Reads Apple's message and image lists, uploads in the \
-                manifest's order only what Apple does not hold (so a second run, or one after a kill, \
-                sends no upload twice), then configures each default whose message and images Apple \
-                has approved (in production; sandbox approves by itself). Requests are paced by Apple's \
-                limits per endpoint (1 a second in production, a tenth of that in sandbox; \
-                configurations ten times as many), wait as a 429's Retry-After says, and are retried \
-                after a 500 or a dropped connection.
+                and sends nothing if it fails; each body is read once more, hashed and sent as read, \
+                and a file changed meanwhile stops the run. Reads Apple's message and image lists, \
+                then uploads images and messages at once, each at its own endpoint's pace and only \
+                what Apple does not hold (a message after its images; a second run, or one after a \
+                kill, sends no upload twice), and configures each default once its message is held \
+                (in production: once its message and images are approved). Requests are paced by \
+                Apple's limits per endpoint (1 a second in production, a tenth of that in sandbox; \
+                configurations ten times as many); a 429 waits as its Retry-After says but at least \
+                a floor, and at most --max-wait in all; 500s and dropped connections are retried.
 
                 Exit status: 0 everything applied; 1 Apple refused content (or a cap was reached); \
                 2 usage, I/O, a bundle that fails its checks, credentials Apple refuses or a service \
-                that does not answer; 3 applied what it could, the rest waits for Apple's review: run \
-                again later.
+                that does not answer; 3 applied what it could, the rest waits for Apple's review or \
+                for a 429 beyond --max-wait: run again later.
                 """)
 
         @Argument(help: ArgumentHelp("The bundle folder `msgc build` wrote.", valueName: "bundle"))
@@ -85,6 +110,8 @@ extension Msgc {
 
         func validate() throws {
             if let rate, !(rate > 0 && rate <= 1000) { throw ValidationError("--rate must be a number of requests per second above 0") }
+            _ = try apple.base()
+            _ = try apple.pace()
         }
 
         func run() throws {
@@ -98,13 +125,15 @@ extension Msgc {
             }
             let credentials = try apple.credentials(bundleID: contents.manifest.bundleId)
             let applier = Applier(
-                contents: contents, folder: folder, credentials: credentials, base: try apple.base(), rate: rate, dryRun: dryRun)
+                contents: contents, folder: folder, credentials: credentials, base: try apple.base(), pace: try apple.pace(uploadRate: rate),
+                dryRun: dryRun)
             let bar = ProgressOutput(quiet: quiet)
             let report = applier.run { done, total, entry, result in bar.show(done, total, entry, result) }
             bar.finish()
             var summary = report.summary
             if dryRun { summary.insert("dry run: nothing was changed at Apple", at: 0) }
             summary.append("\(report.requests) request\(report.requests == 1 ? "" : "s") to Apple (\(report.rateLimited) answered 429, \(report.retries) retried)")
+            summary += report.warnings.map { "warning: \($0)" }
             for (entry, result) in report.results {
                 switch result {
                 case .refused(let why): summary.append("refused: \(Self.name(entry)): \(why)")
@@ -113,7 +142,9 @@ extension Msgc {
                 }
             }
             if let failure = report.failure { summary.append("stopped: \(failure)") }
-            if report.status == .waiting { summary.append("Apple reviews what was uploaded; run msgc apply again once it is approved") }
+            if report.status == .waiting && report.failure == nil {
+                summary.append("Apple reviews what was uploaded; run msgc apply again once it is approved")
+            }
             Output.write(summary.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
             if report.status != .success { throw report.status.exitCode }
         }
@@ -151,15 +182,23 @@ extension Msgc {
 
             @OptionGroup var apple: AppleCredentialOptions
 
+            func validate() throws {
+                _ = try apple.base()
+                _ = try apple.pace()
+            }
+
             func run() throws {
                 let credentials = try apple.credentials(bundleID: bundleId)
+                let base = try apple.base() ?? .apple(environment)
+                let pace = try apple.pace()
                 let bytes: [UInt8]
                 do {
-                    bytes = try StateReader.document(
-                        base: try apple.base() ?? Applier.host(environment), credentials: credentials, environment: environment)
+                    let document = try StateReader.document(base: base, credentials: credentials, environment: environment, pace: pace)
+                    bytes = document.bytes
+                    for warning in document.warnings { Output.write("warning: " + TerminalText.escaped(warning) + "\n", to: .standardError) }
                 } catch {
                     Output.error("\(error); nothing was written")
-                    throw Outcome.Status.failure.exitCode
+                    throw error.status.exitCode
                 }
                 do {
                     try FileOutput.write(bytes, to: URL(fileURLWithPath: out))
@@ -174,8 +213,8 @@ extension Msgc {
 }
 
 /// Progress of `msgc apply`: a bar redrawn in place on a terminal, a line per request elsewhere
-/// (CI logs), both on standard error.
-final class ProgressOutput {
+/// (CI logs), both on standard error. The applier's lanes call it one at a time.
+final class ProgressOutput: @unchecked Sendable {
     private let isTerminal = isatty(2) == 1
     private let quiet: Bool
     private var drewBar = false

@@ -13,15 +13,30 @@ until its standard input closes. CONFIG holds:
   keyId, issuerId, bundleId   what tokens must carry
   environment  "sandbox" or "production"
   rate         requests per second per endpoint before 429 (default 1000)
+  rates        {"ENDPOINT": n}: another rate for some endpoints
+  burst        n: limit each endpoint with a token bucket of n requests refilled at its rate,
+               instead of n requests in any one-second window (Apple counts its budget per
+               hour; a small bucket is still far stricter than that)
   fail500      {"ENDPOINT": n}: the first n requests to ENDPOINT get 500
   dropAfterStore  n: the n-th message upload is stored, then the connection is closed unanswered
   messageCap   uploads beyond this many messages get 403 MaximumNumberOfMessagesReachedError
   preload      {"messages": {id: state}, "images": {id: [state, size]}}
   untrustedTLS true: speak HTTPS with a self-signed certificate no client should trust, count
                the connections and print "CONNECTIONS <n>" when standard input closes
+  rateLimit    {"ENDPOINT": [n, VALUE]}: the first n requests to ENDPOINT get 429 with Retry-After
+               VALUE: "past" (a second ago, in ms), "in:S" (S seconds on, in ms), or the text as
+               is; "A|B|C" gives each in turn
+  listShape    "bare": image items without imageSize and lists as {} when empty
+  burned       identifiers Apple refuses with 409 but never lists (deleted earlier)
+  clockBehind  seconds the stand-in's clock is behind the client's: a token issued in its
+               future (iat later than its now) gets 401
+  changeFile   [PATH, n, TEXT]: after the n-th message upload, PATH is overwritten with TEXT
+  images in preload may have size null: listed without imageSize
 ENDPOINT is one of listMessages, listImages, uploadImage, uploadMessage, configureDefault.
 
-GET /_standin/log returns what was asked and what is held; POST /_standin/approve approves all.
+GET /_standin/log returns what was asked (with times), what is held, and `early` (requests
+before their Retry-After) and `outOfOrder` (a message before its images, a default before its
+message); POST /_standin/approve approves all; POST /_standin/calm drops rateLimit faults.
 """
 
 import datetime
@@ -76,6 +91,8 @@ class State:
         self.fail500 = dict(config.get("fail500", {}))
         self.uploads = 0
         self.message_images = {}
+        self.rate_limit = {k: list(v) for k, v in config.get("rateLimit", {}).items()}
+        self.out_of_order = 0
 
 
 def make_handler(state, public_key):
@@ -121,14 +138,19 @@ def make_handler(state, public_key):
                 with state.lock:
                     return self.reply(200, {"log": state.log, "messages": state.messages,
                                             "images": {k: list(v) for k, v in state.images.items()},
-                                            "defaults": state.defaults, "early": state.early})
+                                            "defaults": state.defaults, "early": state.early,
+                                            "outOfOrder": state.out_of_order})
             if path == "/_standin/approve" and method == "POST":
                 with state.lock:
                     state.messages = {k: "APPROVED" for k in state.messages}
                     state.images = {k: ("APPROVED", v[1]) for k, v in state.images.items()}
                 return self.reply(200, {})
+            if path == "/_standin/calm" and method == "POST":
+                with state.lock:
+                    state.rate_limit = {}
+                return self.reply(200, {})
             route = next(((name, m) for (verb, pattern, name) in ROUTES if verb == method and (m := pattern.match(path))), None)
-            entry = {"method": method, "path": path, "query": query}
+            entry = {"method": method, "path": path, "query": query, "time": time.time()}
             with state.lock:
                 state.log.append(entry)
             if route is None:
@@ -146,6 +168,8 @@ def make_handler(state, public_key):
                                     issuer=config["issuerId"], options={"require": ["exp", "iat", "iss", "aud", "bid"]})
                 if claims["bid"] != config["bundleId"] or claims["exp"] - claims["iat"] > 3600:
                     raise ValueError("bad claims")
+                if claims["iat"] > time.time() - config.get("clockBehind", 0):
+                    raise ValueError("issued in the future")
             except Exception:
                 entry["status"] = 401
                 return self.reply(401)
@@ -153,15 +177,40 @@ def make_handler(state, public_key):
             with state.lock:
                 if now < state.blocked_until.get(name, 0):
                     state.early += 1
-                window = [t for t in state.window.get(name, []) if t > now - 1]
-                if len(window) >= rate:
+                limit = config.get("rates", {}).get(name, rate)
+                if "burst" in config:
+                    tokens, then = state.window.get(name, (config["burst"], now))
+                    tokens = min(config["burst"], tokens + (now - then) * limit)
+                    if tokens < 1:
+                        retry = now + (1 - tokens) / limit
+                        state.blocked_until[name] = retry
+                        state.window[name] = (tokens, now)
+                        entry["status"] = 429
+                        return self.error("RateLimitExceeded", "rate limit exceeded", {"Retry-After": str(int(retry * 1000) + 1)})
+                    state.window[name] = (tokens - 1, now)
+                    window = None
+                else:
+                    window = [t for t in state.window.get(name, []) if t > now - 1]
+                if window is not None and len(window) >= limit:
                     retry = window[0] + 1
                     state.blocked_until[name] = retry
                     state.window[name] = window
                     entry["status"] = 429
                     return self.error("RateLimitExceeded", "rate limit exceeded", {"Retry-After": str(int(retry * 1000) + 1)})
-                window.append(now)
-                state.window[name] = window
+                fault = state.rate_limit.get(name)
+                if fault and fault[0] > 0:
+                    fault[0] -= 1
+                    choices = fault[1].split("|")
+                    value = choices[fault[0] % len(choices)]
+                    if value == "past":
+                        value = str(int((now - 1) * 1000))
+                    elif value.startswith("in:"):
+                        value = str(int((now + float(value[3:])) * 1000))
+                    entry["status"] = 429
+                    return self.error("RateLimitExceeded", "rate limit exceeded", {"Retry-After": value})
+                if window is not None:
+                    window.append(now)
+                    state.window[name] = window
                 if state.fail500.get(name, 0) > 0:
                     state.fail500[name] -= 1
                     entry["status"] = 500
@@ -171,18 +220,20 @@ def make_handler(state, public_key):
 
         def route(self, name, match, body, query, entry):
             pending = "PENDING" if review else "APPROVED"
+            bare = config.get("listShape") == "bare"
             if name == "listMessages":
                 entry["status"] = 200
-                return self.reply(200, {"messageIdentifiers": [
-                    {"messageIdentifier": k, "messageState": v} for k, v in sorted(state.messages.items())]})
+                items = [{"messageIdentifier": k, "messageState": v} for k, v in sorted(state.messages.items())]
+                return self.reply(200, {"messageIdentifiers": items} if items or not bare else {})
             if name == "listImages":
                 entry["status"] = 200
-                return self.reply(200, {"imageIdentifiers": [
-                    {"imageIdentifier": k, "imageState": v[0], "imageSize": v[1]} for k, v in sorted(state.images.items())]})
+                items = [{"imageIdentifier": k, "imageState": v[0], **({"imageSize": v[1]} if v[1] else {})}
+                         for k, v in sorted(state.images.items())]
+                return self.reply(200, {"imageIdentifiers": items} if items or not bare else {})
             if name == "uploadImage":
                 identifier = match.group(1)
                 size = dict(p.split("=", 1) for p in query.split("&") if "=" in p).get("imageSize")
-                if identifier in state.images:
+                if identifier in state.images or identifier in config.get("burned", []):
                     entry["status"] = 409
                     return self.error("ImageAlreadyExists", "image exists")
                 if not body.startswith(b"\x89PNG\r\n\x1a\n") or size not in ("FULL_SIZE", "BULLET_POINT"):
@@ -193,7 +244,7 @@ def make_handler(state, public_key):
                 return self.reply(200)
             if name == "uploadMessage":
                 identifier = match.group(1)
-                if identifier in state.messages:
+                if identifier in state.messages or identifier in config.get("burned", []):
                     entry["status"] = 409
                     return self.error("MessageAlreadyExists", "message exists")
                 cap = config.get("messageCap")
@@ -212,7 +263,13 @@ def make_handler(state, public_key):
                 state.messages[identifier] = pending
                 state.message_images[identifier] = [i for i in [(message.get("image") or {}).get("imageIdentifier")]
                                                     + [b.get("imageIdentifier") for b in message.get("bulletPoints", [])] if i]
+                if any(i not in state.images for i in state.message_images[identifier]):
+                    state.out_of_order += 1
                 state.uploads += 1
+                change = config.get("changeFile")
+                if change and change[1] == state.uploads:
+                    with open(change[0], "w") as out:
+                        out.write(change[2])
                 if config.get("dropAfterStore") == state.uploads:
                     entry["status"] = "dropped"
                     self.close_connection = True
@@ -224,6 +281,7 @@ def make_handler(state, public_key):
                 product, locale = match.group(1), match.group(2)
                 identifier = json.loads(body or b"{}").get("messageIdentifier")
                 if identifier not in state.messages:
+                    state.out_of_order += 1
                     entry["status"] = 404
                     return self.error("MessageNotFound", "no such message")
                 if state.messages[identifier] != "APPROVED":

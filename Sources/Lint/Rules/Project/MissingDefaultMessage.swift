@@ -3,13 +3,13 @@ import Model
 
 /// Finds products without a default message.
 ///
-/// Apple falls back to the default message when the realtime server does not answer; a
-/// product without one shows no retention message at all in that case.
+/// Apple falls back to the default message when the realtime server does not answer and no
+/// message is set up in App Store Connect; a product without one shows nothing in that case.
 struct MissingDefaultMessage: LintRule {
     static let info = RuleInfo(
         code: "PRJ003", name: "missing-default-message", severity: .error,
         summary: "A product has no default message.",
-        rationale: "The default message is the fallback Apple shows when the realtime server fails, times out or returns nothing usable. Without one, a cancelling subscriber of that product may see no message at all.",
+        rationale: "Apple's fallback order is: the realtime server's answer; if it fails, times out or returns nothing usable, a retention message set up in App Store Connect for the subscription; only then the default message configured through the API. Without a default, a cancelling subscriber of that product sees no message at all when the first two are missing. A message set up in App Store Connect for a subscription hides every default configured for it.",
         examples: [
             .valid("default: true"),
             .invalidFile("msgc.yaml", """

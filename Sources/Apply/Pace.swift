@@ -1,0 +1,57 @@
+import Bundle
+import Foundation
+
+/// How fast `msgc apply` and `msgc state fetch` may ask Apple, and how long they may wait on
+/// its 429s, as the command line gives it.
+public struct Pace: Sendable {
+    /// Uploads (and list reads) per second per endpoint; nil for Apple's documented limit.
+    public var uploadRate: Double?
+    /// The most time waited on 429s in all before the run stops with the resumable status.
+    public var maxWait: TimeInterval
+    /// Every duration msgc chooses itself (documented intervals, the 429 floor, backoff) times
+    /// this: 1 for Apple, less for a test server that runs Apple's pace faster.
+    public var timeScale: Double
+
+    /// Ten minutes: a CI job waits on Apple that long at most, then stops and is run again.
+    public static let defaultMaxWait: TimeInterval = 600
+
+    public init(uploadRate: Double? = nil, maxWait: TimeInterval = Pace.defaultMaxWait, timeScale: Double = 1) {
+        self.uploadRate = uploadRate
+        self.maxWait = maxWait
+        self.timeScale = timeScale
+    }
+
+    func settings(_ environment: Environment) -> Pacer.Settings {
+        Pacer.Settings(
+            intervals: AppleClient.intervals(environment, uploadRate: uploadRate).mapValues { $0 * (uploadRate == nil ? timeScale : 1) },
+            rateLimitFloor: 1 * timeScale, maxWait: maxWait, longestWait: 3600)
+    }
+
+    /// `90s`, `10m`, `1h`, `1h30m` or a number of seconds, as `--max-wait` takes it.
+    public static func duration(_ text: String) -> TimeInterval? {
+        let week: TimeInterval = 7 * 86400
+        if let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= week { return seconds }
+        var total: TimeInterval = 0
+        var digits = ""
+        var sawUnit = false
+        for character in text {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+                continue
+            }
+            let unit: TimeInterval
+            switch character {
+            case "h": unit = 3600
+            case "m": unit = 60
+            case "s": unit = 1
+            default: return nil
+            }
+            guard let value = Double(digits) else { return nil }
+            total += value * unit
+            digits = ""
+            sawUnit = true
+        }
+        guard digits.isEmpty, sawUnit, total <= week else { return nil }
+        return total
+    }
+}

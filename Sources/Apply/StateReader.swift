@@ -1,0 +1,72 @@
+import Bundle
+import Foundation
+import Model
+import Parser
+
+/// Reads Apple's Get Message List and Get Image List, as Apple's own libraries read them: every
+/// member optional, a missing or `null` list empty, unknown members ignored, unknown states
+/// kept (never taken for approval), and an entry whose identifier is not a UUID left out with a
+/// warning. The reading is the state file's (`StateFileParser`), so what `msgc state fetch`
+/// writes from a valid answer is what `build --state` and `coverage --state` accept.
+public enum StateReader {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        /// How the command ends: a 429 beyond `--max-wait` is resumable, the rest a failure.
+        public var status: ExitStatus
+    }
+
+    /// `msgc state fetch`: the state file's bytes (msgc's canonical JSON) and the warnings about
+    /// entries it left out.
+    public static func document(base: APIBase, credentials: Credentials, environment: Environment, pace: Pace) throws(Failure)
+        -> (bytes: [UInt8], warnings: [String]) {
+        let client = AppleClient(base: base, credentials: credentials, pacer: Pacer(pace.settings(environment)), backoff: 0.5 * pace.timeScale)
+        let read = try read(client)
+        return (read.state.json.canonicalBytes, read.warnings)
+    }
+
+    /// Both lists, and the warnings about what in them msgc does not use.
+    static func read(_ client: AppleClient) throws(Failure) -> (state: StateFile, warnings: [String]) {
+        do {
+            let messages = try answer(client, images: false)
+            let images = try answer(client, images: true)
+            let (state, diagnostics) = StateFileParser.parse(
+                bytes: Array(#"{"messages": "#.utf8) + messages + Array(#", "images": "#.utf8) + images + [UInt8(ascii: "}")],
+                path: "Apple's lists")
+            guard let state else {
+                throw Failure(
+                    description: "Apple's lists are not shaped as Apple documents them: " + diagnostics.map(\.message).joined(separator: "; "),
+                    status: .failure)
+            }
+            return (state, diagnostics.map { "Apple's lists: \($0.message)" })
+        } catch let failure as Failure {
+            throw failure
+        } catch let error as AppleClient.Failure {
+            throw Failure(description: Applier.describe(error), status: Applier.status(error))
+        } catch {
+            throw Failure(description: "\(error)", status: .failure)
+        }
+    }
+
+    /// One list again, after a 409: what Apple holds of that kind now.
+    static func list(_ client: AppleClient, images: Bool) throws(AppleClient.Failure) -> [HeldUpload] {
+        let body = try answer(client, images: images)
+        let other = Array(images ? #"{"messageIdentifiers": []}"#.utf8 : #"{"imageIdentifiers": []}"#.utf8)
+        let bytes = Array(#"{"messages": "#.utf8) + (images ? other : body) + Array(#", "images": "#.utf8) + (images ? body : other) + [UInt8(ascii: "}")]
+        guard let state = StateFileParser.parse(bytes: bytes, path: "Apple's list").0 else {
+            throw .unavailable("\(images ? "Get Image List" : "Get Message List") answered with something that is not a list")
+        }
+        return images ? state.images : state.messages
+    }
+
+    /// The body of one list's 200 answer.
+    private static func answer(_ client: AppleClient, images: Bool) throws(AppleClient.Failure) -> [UInt8] {
+        let endpoint: AppleClient.Endpoint = images ? .listImages : .listMessages
+        let response = try client.send(endpoint, method: "GET", path: images ? "/inApps/v1/messaging/image/list" : "/inApps/v1/messaging/message/list")
+        guard response.status == 200 else { throw .unavailable("\(endpoint.rawValue) was refused: \(Applier.refusal(response))") }
+        // One JSON value, whatever it holds: the two answers are read as members of one document.
+        guard (try? JSONDocument.parse(Array(response.body))) != nil else {
+            throw .unavailable("\(endpoint.rawValue) answered with something that is not JSON")
+        }
+        return Array(response.body)
+    }
+}

@@ -1,0 +1,104 @@
+@testable import Apply
+import Bundle
+import Foundation
+import Testing
+
+/// The pacer and what feeds it, without a server: how a 429's wait is chosen and counted, and
+/// how `--max-wait` and `Retry-After` are read.
+@Suite struct PacingTests {
+    static func pacer(maxWait: TimeInterval, floor: TimeInterval = 1, clock: Clock = Clock()) -> Pacer {
+        Pacer(Pacer.Settings(
+            intervals: AppleClient.intervals(.sandbox).mapValues { $0 * 0.001 }, rateLimitFloor: floor, maxWait: maxWait, longestWait: 3600),
+            clock: { clock.now })
+    }
+
+    /// A clock a test moves by hand: a lane that waited out a 429 asks again when it ends.
+    final class Clock: @unchecked Sendable {
+        var now = Date()
+    }
+
+    /// Whatever Retry-After says, a 429 waits the floor, doubled for each 429 in a row, and the
+    /// waits add up toward --max-wait: 1 + 2 + 4 = 7 s fit in 10 s, the next 8 s do not.
+    @Test func aRetryAfterInThePastStillWaitsTheDoublingFloor() throws {
+        let clock = Clock()
+        let pacer = Self.pacer(maxWait: 10, clock: clock)
+        for wait in [1.0, 2, 4] {
+            try pacer.rateLimited(.listMessages, retryAfter: clock.now.addingTimeInterval(-5))
+            clock.now = clock.now.addingTimeInterval(wait)
+        }
+        let past = clock.now.addingTimeInterval(-1)
+        #expect(abs(pacer.waitedOnRateLimits - 7) < 0.1)
+        #expect(throws: Pacer.Stop.self) { try pacer.rateLimited(.listMessages, retryAfter: past) }
+        #expect(pacer.stopped)
+        #expect(throws: Pacer.Stop.self) { try pacer.admit(.listImages) }
+    }
+
+    /// A Retry-After beyond --max-wait stops at once, naming when Apple said to come back.
+    @Test func aRetryAfterBeyondMaxWaitStopsAtOnce() {
+        let pacer = Self.pacer(maxWait: 600)
+        let later = Date().addingTimeInterval(7200)
+        do {
+            try pacer.rateLimited(.uploadMessage, retryAfter: later)
+            Issue.record("no stop")
+        } catch .waitExceeded(let endpoint, let until, let waited) {
+            #expect(endpoint == .uploadMessage)
+            #expect(abs(until.timeIntervalSince(Date()) - 3600) < 5, "one 429 waits an hour at most")
+            #expect(waited == 0)
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    /// An answer other than 429 starts the floor over; overlapping waits of two lanes count once.
+    @Test func anAnswerResetsTheFloorAndOverlapsCountOnce() throws {
+        let pacer = Self.pacer(maxWait: 100)
+        try pacer.rateLimited(.uploadImage, retryAfter: nil)
+        try pacer.rateLimited(.uploadMessage, retryAfter: nil)
+        #expect(abs(pacer.waitedOnRateLimits - 1) < 0.1)
+        pacer.answered(.uploadImage)
+        try pacer.rateLimited(.uploadImage, retryAfter: nil)
+        #expect(abs(pacer.waitedOnRateLimits - 1) < 0.2)
+    }
+
+    @Test(arguments: [("0", nil), ("-5000", nil), ("soon", nil), ("nan", nil), ("inf", nil), ("", nil)] as [(String, Double?)])
+    func retryAfterThatIsNoDateIsNil(text: String, expected: Double?) {
+        let date = AppleClient.retryAfter(["Retry-After": text])
+        // 0 and negative numbers are dates (now, the past): the floor then holds; the rest are none.
+        if let value = Double(text), value.isFinite {
+            #expect(date != nil && date! <= Date())
+        } else {
+            #expect(date == nil)
+        }
+    }
+
+    @Test func retryAfterInMillisecondsOrSeconds() throws {
+        let millis = try #require(AppleClient.retryAfter(["retry-after": "1800000000000"]))
+        #expect(millis.timeIntervalSince1970 == 1_800_000_000)
+        let seconds = try #require(AppleClient.retryAfter(["Retry-After": "30"]))
+        #expect(abs(seconds.timeIntervalSinceNow - 30) < 1)
+    }
+
+    @Test(arguments: [("90s", 90.0), ("10m", 600.0), ("1h30m", 5400.0), ("45", 45.0), ("0", 0.0)] as [(String, Double)])
+    func maxWaitDurations(text: String, seconds: Double) {
+        #expect(Pace.duration(text) == seconds)
+    }
+
+    @Test(arguments: ["", "10x", "m", "-5", "1h-", "1e9", "10 m", "8d"])
+    func maxWaitRefusals(text: String) {
+        #expect(Pace.duration(text) == nil)
+    }
+}
+
+extension PacingTests {
+    /// Waits booked at one moment overlap: what is counted is how far the latest one reaches.
+    @Test func waitsBookedAtOneMomentCountOnce() throws {
+        let clock = Clock()
+        let pacer = Self.pacer(maxWait: 100, clock: clock)
+        var seen: [Double] = []
+        for _ in 0..<3 {
+            try pacer.rateLimited(.listMessages, retryAfter: nil)
+            seen.append(pacer.waitedOnRateLimits)
+        }
+        #expect(seen == [1, 2, 4])
+    }
+}
