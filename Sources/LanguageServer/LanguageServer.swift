@@ -30,6 +30,8 @@ public final class LanguageServer {
     private var findings: [String: [Diagnostic]] = [:]
     private let cache = ReadCache()
     private var isShutDown = false
+    /// The `errno` of the first message that could not be written to the editor.
+    private var writeFailure: Int32?
 
     struct Document {
         var uri: String
@@ -48,10 +50,16 @@ public final class LanguageServer {
     }
 
     /// Serves standard input and output until `exit`; returns the exit status: 0 after
-    /// `shutdown`, 1 when `exit` came without it or the stream ended.
+    /// `shutdown`, 1 when `exit` came without it or the stream ended, 2 when standard output
+    /// cannot be written (the editor cannot be answered any more).
+    ///
+    /// Standard error is only the editor's log: a line that cannot be written there (a full
+    /// disk, a closed pipe) is dropped, and the server goes on. SIGPIPE is ignored so that a
+    /// closed pipe is a failed write the server handles, on either stream, and not its end.
     public static func serve(version: String) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
         let server = LanguageServer(writer: MessageWriter(fileDescriptor: 1), version: version) { line in
-            FileHandle.standardError.write(Data(("msgc lsp: " + line + "\n").utf8))
+            _ = MessageWriter.writeAll(Array(("msgc lsp: " + line + "\n").utf8), to: 2)
         }
         var reader = MessageReader(fileDescriptor: 0)
         return server.run(&reader)
@@ -62,10 +70,19 @@ public final class LanguageServer {
             switch reader.next() {
             case .end:
                 return isShutDown ? 0 : 1
-            case .badHeader(let why):
+            case .skipped(let why, let lost):
                 log("skipped \(why)")
+                // A message may have been in what was dropped: say so as JSON-RPC says for a
+                // message whose id cannot be known.
+                if lost { respondError(id: .null, code: -32700, "skipped \(why)") }
+            case .notice(let what):
+                log(what)
             case .message(let body):
                 if let status = handle(body) { return status }
+            }
+            if let failure = writeFailure {
+                log("cannot write to standard output: \(String(cString: strerror(failure))); stopping")
+                return failure == EPIPE ? (isShutDown ? 0 : 1) : 2
             }
         }
     }
@@ -356,7 +373,8 @@ public final class LanguageServer {
     }
 
     private func send(_ message: JSONValue) {
-        writer.send(message.canonicalBytes)
+        guard writeFailure == nil else { return }
+        writeFailure = writer.send(message.canonicalBytes)
     }
 
     // MARK: - Reading parameters
