@@ -59,7 +59,9 @@ public final class LanguageServer {
     public static func serve(version: String) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let server = LanguageServer(writer: MessageWriter(fileDescriptor: 1), version: version) { line in
-            _ = MessageWriter.writeAll(Array(("msgc lsp: " + line + "\n").utf8), to: 2)
+            // Lines quote what the editor sent (method names, paths): terminal-safe, as a
+            // server started by hand in a terminal shows them there.
+            _ = MessageWriter.writeAll(Array(("msgc lsp: " + TerminalText.escaped(line) + "\n").utf8), to: 2)
         }
         var reader = MessageReader(fileDescriptor: 0)
         return server.run(&reader)

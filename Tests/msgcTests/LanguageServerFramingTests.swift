@@ -125,4 +125,20 @@ import Testing
         #expect(process.terminationStatus == status)
         #expect(logged.contains("msgc lsp: cannot write to standard output: "), "\(logged)")
     }
+
+    /// The log quotes what the editor sent; it reaches standard error as terminal-safe text.
+    @Test func theLogQuotesTheEditorAsTerminalText() throws {
+        let folder = try MsgcRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = Pipe()
+        let client = try Self.startedClient(folder, standardError: log)
+        client.sendRaw(Data("Content-Length: 1\u{202E}2\u{200B}\r\n\r\n{}".utf8))
+        _ = try client.response(id: nil)
+        #expect(try client.request("shutdown", NSNull())["result"] is NSNull)
+        try client.notify("exit", [:])
+        let logged = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        client.process.waitUntilExit()
+        #expect(logged.contains("msgc lsp: skipped Content-Length '1<U+202E>2"), "\(logged)")
+        #expect(!logged.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\u{07}" })
+    }
 }
