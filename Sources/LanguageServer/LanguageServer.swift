@@ -131,9 +131,20 @@ public final class LanguageServer {
         case "textDocument/didChange":
             guard let uri = Self.string(params?.member("textDocument")?.member("uri")), var document = documents[uri],
                   case .array(let changes)? = params?.member("contentChanges")?.value else { return invalidParams(id, method) }
+            // Each ranged edit re-reads the document to find its place (the server asks for whole
+            // texts, `change: 1`, so an editor sends ranges only against that): bounded, or one
+            // notification of many edits to a large document would hold the server for minutes.
+            var work = 0
             for change in changes {
                 guard let text = Self.string(change.member("text")) else { continue }
                 if let range = change.member("range") {
+                    work += document.text.count
+                    guard work <= Self.maxRangedEditBytes else {
+                        log("didChange: \(changes.count) edits to a document of \(document.text.count) bytes are more than the server applies at once; \(uri) is taken as closed")
+                        close(uri)
+                        if let id { respondError(id: id, code: -32602, "too many edits at once; send the whole text") }
+                        return nil
+                    }
                     let index = LineIndex(document.text)
                     let start = index.offset(of: Self.position(range.member("start")))
                     let end = max(start, index.offset(of: Self.position(range.member("end"))))
@@ -150,12 +161,7 @@ public final class LanguageServer {
             check(changed: uri)
         case "textDocument/didClose":
             guard let uri = Self.string(params?.member("textDocument")?.member("uri")) else { return invalidParams(id, method) }
-            documents[uri] = nil
-            if published[uri] != nil {
-                publish(uri, [], version: nil)
-                published[uri] = nil
-            }
-            check(changed: nil)
+            close(uri)
         case "textDocument/codeAction":
             respond(id: id, codeActions(params))
         case "textDocument/hover":
@@ -166,6 +172,19 @@ public final class LanguageServer {
             }
         }
         return nil
+    }
+
+    /// The most bytes of document the ranged edits of one didChange may re-read, in all.
+    static let maxRangedEditBytes = 64 << 20
+
+    /// Forgets an open document: the disk's text counts again, and its findings are cleared.
+    private func close(_ uri: String) {
+        documents[uri] = nil
+        if published[uri] != nil {
+            publish(uri, [], version: nil)
+            published[uri] = nil
+        }
+        check(changed: nil)
     }
 
     private func invalidParams(_ id: JSONValue?, _ method: String) -> Int32? {

@@ -126,4 +126,21 @@ import Testing
         #expect(unknownKeys.contains { $0 == (0, lastKey) })
         #expect(try client.request("shutdown", NSNull())["result"] is NSNull)
     }
+
+    /// Ten thousand ranged edits to a document of a megabyte in one didChange: each re-read the
+    /// whole document, minutes of work. Past a bound the server stops, takes the document as
+    /// closed (its findings are cleared) and answers the next request.
+    @Test func tenThousandEditsInOneChangeDoNotHoldTheServer() throws {
+        let (folder, tree, client) = try Self.session()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let uri = tree.appendingPathComponent("messages/large.yaml").absoluteString
+        let text = "messages: []\n" + String(repeating: "# a comment line of a large file, fifty bytes long\n", count: 20_000)
+        try client.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": text]])
+        _ = try client.diagnostics(for: uri)
+        let edit: [String: Any] = ["range": ["start": ["line": 1, "character": 0], "end": ["line": 1, "character": 1]], "text": "#"]
+        try client.notify("textDocument/didChange", ["textDocument": ["uri": uri, "version": 2], "contentChanges": Array(repeating: edit, count: 10_000)])
+        #expect(try client.diagnostics(for: uri).isEmpty)
+        try Self.expectAnswers(client, "after the edits")
+        #expect(try client.request("shutdown", NSNull())["result"] is NSNull)
+    }
 }
