@@ -190,4 +190,14 @@ import Testing
         #expect(ContentTree(root: root).sourceFile(at: "translations/de-DE.xliff")?.line(2) == "<target>Grüße</target>")
         #expect(ContentTree(root: root).sourceFile(at: "translations/bad.xliff") == nil)
     }
+
+    /// A message source the parser makes no document of (nested too deep) keeps its text from
+    /// the one read, so that its finding shows a snippet without reading the file again.
+    @Test func aSourceWithoutADocumentKeepsItsText() throws {
+        let deep = "messages:\n" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "\n"
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "messages/deep.yaml": deep])
+        let compilation = Compilation.compile(root: tree.root)
+        #expect(compilation.diagnostics.contains { $0.location.path == "messages/deep.yaml" && $0.location.line != nil })
+        #expect(compilation.snippetSources["messages/deep.yaml"]?.line(2)?.hasPrefix("[[[") == true)
+    }
 }
