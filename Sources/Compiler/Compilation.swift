@@ -8,7 +8,7 @@ import XLIFF
 
 /// The front half of every command: read the tree, bind translations, run the rules.
 public struct Compilation: Sendable {
-    /// The content tree's folder, as the command was given it.
+    /// The content tree's folder (standardized) that the compilation read.
     public var root: URL
     public var catalog: Catalog
     public var localization: Localization
