@@ -230,19 +230,6 @@ public struct ContentTree: Sendable {
         return SourceFile(path: path, text: text)
     }
 
-    /// The text of a file of the tree read afresh, for source snippets of a file `load` kept no
-    /// text of: nil unless it is no larger than msgc reads for XLIFF and, outside
-    /// `translations/`, valid UTF-8 (with or without BOM). An XLIFF file reads as
-    /// `XLIFFReader.snippetSource` gives it.
-    public func sourceFile(at path: String) -> SourceFile? {
-        guard let normalized = Self.normalize(path),
-              case .success(let bytes) = bytes(of: normalized, limit: ContentLimits.maxXLIFFBytes)
-        else { return nil }
-        if normalized.hasPrefix("translations/") { return XLIFFReader.snippetSource(bytes: bytes, path: path) }
-        guard case .success(let text) = UTF8Text.decode(bytes) else { return nil }
-        return SourceFile(path: path, text: text)
-    }
-
     /// Loads an image referenced as `path` (root-relative, `/`-separated), refusing any path
     /// that leads outside the tree, directly or through a symbolic link.
     public func image(at path: String) -> ImageAsset {
