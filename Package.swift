@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "XLIFF", dependencies: ["Model", "Diagnostics", "CLibXML2"]),
         .target(name: "Lint", dependencies: ["Model", "Diagnostics", "Parser", "LanguageTags"]),
         .target(name: "Bundle", dependencies: ["Model", "Diagnostics", "Parser", "CCrypto", "CFileSystem"]),
-        .target(name: "Compiler", dependencies: ["Model", "Diagnostics", "Parser", "XLIFF", "Lint", "LanguageTags"]),
+        .target(name: "Compiler", dependencies: ["Model", "Diagnostics", "Parser", "XLIFF", "Lint", "LanguageTags", "Bundle"]),
         .target(name: "Coverage", dependencies: ["Model", "Diagnostics", "Compiler", "Bundle"]),
         // `msgc apply` and `msgc state fetch`: the only module that talks to Apple. libcurl (CHTTP)
         // for HTTPS, libcrypto for the ES256 tokens.
@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "LanguageTagsTests", dependencies: ["LanguageTags"]),
         .testTarget(name: "LintTests", dependencies: ["Lint", "Compiler", "Bundle", .product(name: "Yams", package: "Yams"), "Parser", "Model", "Diagnostics", "CZlib", "TestSupport"]),
         .testTarget(name: "BundleTests", dependencies: ["Bundle", "Parser", "Model", "Diagnostics", "TestSupport"]),
-        .testTarget(name: "CompilerTests", dependencies: ["Compiler", "XLIFF", "Parser", "Model", "Diagnostics", "TestSupport"]),
+        .testTarget(name: "CompilerTests", dependencies: ["Compiler", "Bundle", "XLIFF", "Parser", "Model", "Diagnostics", "TestSupport"]),
         .testTarget(
             name: "CoverageTests",
             dependencies: ["Coverage", "Compiler", "Bundle", "Model", "Diagnostics", "TestSupport"],
