@@ -20,7 +20,9 @@ public enum DefaultDrift {
         }
     }
 
-    public static func diagnostics(_ configured: [Configured], state: StateFile) -> [Diagnostic] {
+    /// A stray default is reported at its product in msgc.yaml (`config`), or at msgc.yaml when
+    /// the product is gone from it: where the project stopped configuring it.
+    public static func diagnostics(_ configured: [Configured], config: ProjectConfig, state: StateFile) -> [Diagnostic] {
         guard let defaults = state.defaults else { return [] }
         var wanted: [String: Configured] = [:]
         for entry in configured { wanted["\(entry.localized.message.product.value)/\(entry.localized.locale)"] = entry }
@@ -37,7 +39,7 @@ public enum DefaultDrift {
             } else {
                 diagnostics.append(StateDiagnostics.strayDefault.diagnose(
                     "Apple serves message \(served) as the default of \(held.product) in \(held.locale), which this bundle does not configure",
-                    at: held.location,
+                    at: config.products.first { $0.id.value == held.product }?.id.location ?? SourceLocation(path: ProjectConfig.fileName),
                     fixIts: [FixIt("`msgc prune BUNDLE --previous OLD_BUNDLE` deletes it (with --confirm), or give the product and locale a default message again")]))
             }
         }
@@ -52,6 +54,6 @@ public enum DefaultDrift {
         let configured = shipped.filter(\.message.isDefaultMessage).compactMap { localized in
             (try? planner.message(localized)).map { Configured(localized: localized, identifier: $0.identifier) }
         }
-        return diagnostics(configured, state: state)
+        return diagnostics(configured, config: config, state: state)
     }
 }

@@ -182,7 +182,7 @@ public enum BundleBuilder {
             }
         }
 
-        if let state { diagnostics += DefaultDrift.diagnostics(configuredDefaults, state: state) }
+        if let state { diagnostics += DefaultDrift.diagnostics(configuredDefaults, config: input.config, state: state) }
 
         var manifest = Manifest(
             generatorVersion: input.generatorVersion, bundleId: input.config.bundleId.value, environment: input.environment,

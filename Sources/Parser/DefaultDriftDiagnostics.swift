@@ -19,6 +19,19 @@ extension StateDiagnostics {
         """
     }
 
+    /// The example tree's msgc.yaml, its product marked where a stray default is reported.
+    static func exampleConfig(marking: Bool) -> String {
+        """
+        bundleId: com.example.news
+        sourceLocale: en-US
+        locales: [en-US, de-DE]
+        namespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b
+        products:
+          - id: \(marking ? "⟦com.example.news.premium.yearly⟧" : "com.example.news.premium.yearly")
+
+        """
+    }
+
     public static let defaultDrift = RuleInfo(
         code: "STA009", name: "default-drift", severity: .warning,
         summary: "Apple serves another default message for a product and locale than this bundle configures.",
@@ -39,11 +52,11 @@ extension StateDiagnostics {
         examples: [
             .invalidState(exampleStateWithDefaults([
                 #"{"product": "com.example.news.premium.yearly", "locale": "en-US", "messageIdentifier": "ea1a3351-d822-5c73-afc9-fce5155b48e5"}"#,
-                #"⟦{"product": "com.example.news.premium.monthly", "locale": "en-US", "messageIdentifier": "9861f026-1b97-599d-bd8b-5f48912c970f"}⟧"#,
-            ]), extraFiles: exampleMessages()),
+                #"{"product": "com.example.news.premium.yearly", "locale": "fr-FR", "messageIdentifier": "9861f026-1b97-599d-bd8b-5f48912c970f"}"#,
+            ]), extraFiles: exampleMessages().merging(["msgc.yaml": exampleConfig(marking: true)]) { $1 }),
             .validState(exampleStateWithDefaults([
                 #"{"product": "com.example.news.premium.yearly", "locale": "en-US", "messageIdentifier": "ea1a3351-d822-5c73-afc9-fce5155b48e5"}"#,
-                #"{"product": "com.example.news.premium.monthly", "locale": "en-US", "messageIdentifier": null}"#,
-            ]), extraFiles: exampleMessages()),
+                #"{"product": "com.example.news.premium.yearly", "locale": "fr-FR", "messageIdentifier": null}"#,
+            ]), extraFiles: exampleMessages().merging(["msgc.yaml": exampleConfig(marking: false)]) { $1 }),
         ])
 }

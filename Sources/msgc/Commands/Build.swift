@@ -72,7 +72,9 @@ extension Msgc {
             }
             // With a state file, the caps count what Apple will hold: the bundle plus what it no longer uses.
             let caps = appleState == nil ? [] : TooManyUploads.capDiagnostics(
-                messages: bundle.messagesHeldAfterApply, images: bundle.imagesHeldAfterApply)
+                messages: bundle.messagesHeldAfterApply, images: bundle.imagesHeldAfterApply,
+                unreferencedMessages: bundle.manifest.unreferenced?.count { $0.kind == .message } ?? 0,
+                unreferencedImages: bundle.manifest.unreferenced?.count { $0.kind == .image } ?? 0)
             let diagnostics = (compilation.diagnostics + compilation.settle(bundle.diagnostics + caps)).sortedForOutput()
             let outcome = report(Outcome.build(diagnostics, strict: strict, sourceLocale: sourceLocale), compilation)
             if outcome.status != .success {

@@ -4,6 +4,7 @@ import Bundle
 import Compiler
 import Diagnostics
 import Foundation
+import Model
 
 extension Msgc {
     struct Prune: ParsableCommand {
@@ -148,5 +149,21 @@ enum StateDefaultsOption {
             throw Outcome.Status.failure.exitCode
         }
         return contents
+    }
+}
+
+/// `msgc coverage --state`: the defaults Apple serves that differ from the content tree's
+/// (STA009, STA010), as warnings on standard error beside the report.
+enum DefaultDriftOutput {
+    static func report(compilation: Compilation, config: ProjectConfig, environment: Environment, state: StateFile, color: ColorChoice, content: String) {
+        var images: [String: [UInt8]] = [:]
+        for (path, asset) in compilation.catalog.images { if let bytes = asset.bytes { images[path] = bytes } }
+        let drift = DefaultDrift.diagnostics(
+            shipped: ReleasePlan(compilation: compilation).shipped, config: config, images: images, environment: environment, state: state)
+        guard !drift.isEmpty else { return }
+        let options = RenderOptions(
+            pathPrefix: ContentTreeLocation.pathPrefix(content), sources: compilation.snippetSources(root: URL(fileURLWithPath: content)),
+            useColor: color.isEnabled(for: .standardError))
+        Output.write(HumanRenderer.render(compilation.settle(drift).sortedForOutput(), options: options), to: .standardError)
     }
 }
