@@ -209,7 +209,7 @@ struct PruneTests {
         defer { standIn.stop() }
         #expect(try ApplyTests.apply(bundles[0], standIn).status == 0)
         let state = folder.appendingPathComponent("state.json")
-        let fetch = try ApplyAnswersTests.fetch(standIn, out: state, extra: ["--defaults", bundles[0].path])
+        let fetch = try ApplyAnswersTests.fetch(standIn, out: state, extra: ["--defaults", bundles[0].path, "--time-scale", "0.01"])
         #expect(fetch.status == 0, "\(fetch.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: state)) as! [String: Any]
         #expect((object["defaults"] as? [[String: Any]])?.count == 20)
