@@ -24,7 +24,7 @@ extension BundleDiff {
             case .configureDefault:
                 let pair = "\(entry.product ?? "")/\(entry.locale ?? "")"
                 guard !configured.contains(pair), seen.insert("default " + pair).inserted else { continue }
-                result.append(Prunable(kind: .defaultConfiguration, identifier: pair, what: "default of \(entry.product ?? "") in \(entry.locale ?? "")"))
+                result.append(Prunable(kind: .defaultConfiguration, identifier: pair, what: "\(entry.product ?? "") in \(entry.locale ?? "")"))
             case .uploadMessage, .uploadImage:
                 guard let identifier = entry.identifier, !used.contains(identifier), seen.insert(identifier).inserted else { continue }
                 let isImage = entry.operation == .uploadImage
