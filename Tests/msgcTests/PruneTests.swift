@@ -167,7 +167,8 @@ struct PruneTests {
         // A message both releases use, held by Apple with a foreign image in it (Apple says so,
         // whatever the bundle's body holds): the image is in use.
         let kept = try #require(try ApplyAnswersTests.identifiers(bundles[0], "uploadMessage").map(\.identifier).first { try Self.uploads(bundles[1]).contains($0) })
-        let standIn = try StandIn(folder: folder, environment: "sandbox", extra: ["preload": [
+        let ghost = "0a5c4f1e-0000-4000-8000-000000000003"
+        let standIn = try StandIn(folder: folder, environment: "sandbox", extra: ["ghosts": [ghost], "preload": [
             "messages": [foreign[0]: "APPROVED", foreign[1]: "PENDING", kept: "APPROVED"],
             "images": [foreignImage: ["APPROVED", "FULL_SIZE"]],
             "messageImages": [kept: [foreignImage]],
@@ -194,6 +195,9 @@ struct PruneTests {
         let all = try Self.prune(bundles[1], previous: [bundles[0]], standIn, extra: ["--all-unreferenced", "--confirm", "\(Self.count(wide) ?? -1)"])
         #expect(all.status == 1, "\(all.stdout)")
         #expect(all.stdout.contains("in use: image \(foreignImage): HTTP 403 4030019"), "\(all.stdout)")
+        // Listed by Apple but gone when deleted: a 404, which is done.
+        #expect(all.stdout.contains("1 already gone"), "\(all.stdout)")
+        #expect(all.stderr.contains("already gone: message \(ghost)"), "\(all.stderr)")
         log = try standIn.log()
         for identifier in foreign { #expect(log.messages[identifier] == nil) }
         #expect(log.servedDeleted == 0)

@@ -28,6 +28,7 @@ until its standard input closes. CONFIG holds:
                is; "A|B|C" gives each in turn
   listShape    "bare": image items without imageSize and lists as {} when empty
   burned       identifiers Apple refuses with 409 but never lists (deleted earlier)
+  ghosts       message identifiers Apple still lists but no longer holds: a delete gets 404
   clockBehind  seconds the stand-in's clock is behind the client's: a token issued in its
                future (iat later than its now) gets 401
   changeFile   [PATH, n, TEXT]: after the n-th message upload, PATH is overwritten with TEXT
@@ -238,6 +239,7 @@ def make_handler(state, public_key):
             if name == "listMessages":
                 entry["status"] = 200
                 items = [{"messageIdentifier": k, "messageState": v} for k, v in sorted(state.messages.items())]
+                items += [{"messageIdentifier": k, "messageState": "APPROVED"} for k in config.get("ghosts", [])]
                 return self.reply(200, {"messageIdentifiers": items} if items or not bare else {})
             if name == "listImages":
                 entry["status"] = 200
