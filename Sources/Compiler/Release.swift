@@ -51,7 +51,9 @@ public struct Release: Sendable {
         built.bundle = bundle
         // With a state file, the cap counts what Apple will hold: the bundle plus what it no longer uses.
         let caps = state == nil ? [] : TooManyUploads.capDiagnostics(
-            messages: bundle.messagesHeldAfterApply, images: bundle.imagesHeldAfterApply)
+            messages: bundle.messagesHeldAfterApply, images: bundle.imagesHeldAfterApply,
+            unreferencedMessages: bundle.manifest.unreferenced?.count { $0.kind == .message } ?? 0,
+            unreferencedImages: bundle.manifest.unreferenced?.count { $0.kind == .image } ?? 0)
         built.findings += bundle.diagnostics + caps
         return built
     }

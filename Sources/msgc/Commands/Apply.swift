@@ -179,6 +179,9 @@ extension Msgc {
             @Option(name: .long, help: ArgumentHelp("Where to write the state file.", valueName: "file"))
             var out: String
 
+            @Option(name: .long, help: ArgumentHelp("Also record the default Apple serves for each product and locale this bundle configures.", valueName: "bundle"))
+            var defaults: String?
+
             @OptionGroup var apple: AppleCredentialOptions
 
             func validate() throws {
@@ -187,12 +190,14 @@ extension Msgc {
             }
 
             func execute() throws -> Outcome {
+                let bundle = try defaults.map { try StateDefaultsOption.bundle($0, bundleID: bundleId, environment: environment) }
                 let credentials = try apple.credentials(bundleID: bundleId)
                 let base = try apple.base() ?? .apple(environment)
                 let pace = try apple.pace()
                 let bytes: [UInt8]
                 do {
-                    let document = try StateReader.document(base: base, credentials: credentials, environment: environment, pace: pace)
+                    let document = try StateReader.document(
+                        base: base, credentials: credentials, environment: environment, pace: pace, defaultsOf: bundle)
                     bytes = document.bytes
                     for warning in document.warnings { Output.write("warning: " + TerminalText.escaped(warning) + "\n", to: .standardError) }
                 } catch {

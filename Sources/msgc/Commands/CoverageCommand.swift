@@ -76,6 +76,9 @@ extension Msgc {
             }
             let report = Coverage.report(
                 compilation: compilation, environment: environment ?? (appleState == nil ? .sandbox : .production), state: appleState)
+            if let appleState, let config = compilation.catalog.config {
+                DefaultDriftOutput.report(compilation: compilation, config: config, environment: report.environment, state: appleState, color: color, content: content)
+            }
 
             let text: String
             switch format {
