@@ -13,6 +13,9 @@ public enum RealtimeDiagnostics {
     static let offer = "c3d4e5f6-a7b8-5c9d-8e0f-1a2b3c4d5e6f"
     static let pending = "d1e2f3a4-b5c6-5d7e-8f90-a1b2c3d4e5f6"
     static let image = "e5f6a7b8-c9d0-5e1f-9a2b-3c4d5e6f7a8b"
+    /// A switch-plan message that shows an image: msgc's lint refuses one (IMG006), but a
+    /// snapshot made by hand, or by another tool, may hold it.
+    static let switchWithImage = "f7a8b9c0-d1e2-5f3a-8b4c-5d6e7f8a9b0c"
 
     public static let messageLeftOut = RuleInfo(
         code: "RTM001", name: "realtime-message-left-out", severity: .warning,
@@ -65,7 +68,7 @@ public enum RealtimeDiagnostics {
         rationale: "Apple shows the plan or the offer where the image would be: the message of an `alternateProduct` or `promotionalOffer` answer must have no image.",
         examples: [
             .validFile("response.json", #"{"message": {"messageIdentifier": "\#(withImage)"}}"#),
-            .invalidFile("response.json", #"{"alternateProduct": {"messageIdentifier": ⟦"\#(withImage)"⟧, "productId": "com.example.news.premium.monthly"}}"#),
+            .invalidFile("response.json", #"{"alternateProduct": {"messageIdentifier": ⟦"\#(switchWithImage)"⟧, "productId": "com.example.news.premium.monthly"}}"#),
         ])
 
     public static let alternateProductNotInGroup = RuleInfo(
@@ -116,6 +119,7 @@ public enum RealtimeDiagnostics {
             .init(key: "winback", type: .text, identifier: text, images: [], version: .current),
             .init(key: "benefits", type: .text, identifier: withImage, images: [image], version: .current),
             .init(key: "go-monthly", type: .switchPlan, identifier: switchPlan, images: [], productId: monthly, version: .current),
+            .init(key: "go-monthly-pictured", type: .switchPlan, identifier: switchWithImage, images: [image], productId: monthly, version: .current),
             .init(key: "half-price", type: .promotionalOffer, identifier: offer, images: [], offerIdentifier: "premium.half_price", version: .current),
         ]
         return RealtimeSnapshot(

@@ -46,20 +46,31 @@ public enum RealtimeRelease {
     }
 
     /// What the snapshot written to `path` says as findings: each message left out for a
-    /// reason no waiting settles (RTM001).
+    /// reason no waiting settles (RTM001), once per message and reason with its locales.
     public static func findings(_ snapshot: RealtimeSnapshot, path: String) -> [Diagnostic] {
-        snapshot.omitted.compactMap { omission in
-            switch omission.reason {
-            case .rejected, .noOfferId, .noSwitchProduct:
-                RealtimeDiagnostics.messageLeftOut.finding(
-                    "'\(omission.key)' of \(omission.product) in \(omission.locale) is left out: \(omission.detail)",
-                    at: SourceLocation(path: path),
-                    fixIts: [FixIt(omission.reason == .rejected
-                        ? "change the message's text (a new version is uploaded and reviewed again)"
-                        : "add `\(omission.reason == .noOfferId ? "offer: OFFER_ID" : "switchTo: PRODUCT_ID")` to the message's source, then build again")])
-            case .pending, .notUploaded, .notApproved:
-                nil
+        var locales: [String: [String]] = [:]
+        var first: [String: RealtimeSnapshot.Omission] = [:]
+        var order: [String] = []
+        for omission in snapshot.omitted where [.rejected, .noOfferId, .noSwitchProduct].contains(omission.reason) {
+            // A rejection is of one locale's version; a missing field of every locale alike.
+            let id = "\(omission.product)\n\(omission.key)\n\(omission.reason.rawValue)" + (omission.reason == .rejected ? "\n\(omission.locale)" : "")
+            if first[id] == nil {
+                first[id] = omission
+                order.append(id)
             }
+            locales[id, default: []].append(omission.locale)
+        }
+        return order.map { id in
+            let omission = first[id]!
+            let fix = switch omission.reason {
+            case .noOfferId: "add `offer: OFFER_ID` (the promotional offer's identifier in App Store Connect) to the message's source, then build again"
+            case .noSwitchProduct: "add `switchTo: PRODUCT_ID` (another product of the same group) to the message's source, then build again"
+            default: "change the message (a new version is uploaded and reviewed again)"
+            }
+            let why = omission.detail
+            return RealtimeDiagnostics.messageLeftOut.finding(
+                "'\(omission.key)' of \(omission.product) is left out in \(locales[id]!.joined(separator: ", ")): \(why)",
+                at: SourceLocation(path: path), fixIts: [FixIt(fix)])
         }
     }
 
