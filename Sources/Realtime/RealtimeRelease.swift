@@ -82,6 +82,11 @@ public enum RealtimeRelease {
         lines.append("\(answers.count) message\(answers.count == 1 ? "" : "s") to answer with in \(snapshot.products.filter { !$0.locales.isEmpty }.count) product\(snapshot.products.count == 1 ? "" : "s")\(kept > 0 ? " (\(kept) the previous approved version while the new one waits)" : "")")
         var counts: [String: Int] = [:]
         for omission in snapshot.omitted { counts[omission.reason.rawValue, default: 0] += 1 }
+        // Every identifier differs between sandbox and production: a state file that holds none of
+        // the bundle's uploads is most likely the other environment's.
+        if let notUploaded = counts[RealtimeSnapshot.Omission.Reason.notUploaded.rawValue], notUploaded == snapshot.omitted.count, answers.isEmpty {
+            lines.append("warning: Apple holds none of this bundle's messages; is the state file of \(snapshot.environment.rawValue), and was the bundle applied?")
+        }
         if !counts.isEmpty {
             let parts = RealtimeSnapshot.Omission.Reason.allCases.compactMap { reason in counts[reason.rawValue].map { "\($0) \(reason.rawValue)" } }
             lines.append("\(snapshot.omitted.count) left out: \(parts.joined(separator: ", ")) (the file's \"omitted\" says why for each)")

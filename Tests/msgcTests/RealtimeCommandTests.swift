@@ -221,3 +221,23 @@ import Testing
         return part(["alg": "ES256", "kid": "ABC123DEFG"]) + "." + part(["aud": "promotional-offer", "offerIdentifier": offer, "productId": product, "nonce": UUID().uuidString.lowercased()]) + ".c2lnbmF0dXJl"
     }
 }
+
+extension RealtimeCommandTests {
+    @Test func aSnapshotIsNeverWrittenIntoTheBundle() throws {
+        let (_, bundle, state) = try releasedExample()
+        let result = try MsgcRunner.run(["realtime", "snapshot", bundle, "--state", state, "--out", bundle + "/snapshot.json"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("inside the bundle"))
+        #expect(!FileManager.default.fileExists(atPath: bundle + "/snapshot.json"))
+    }
+
+    @Test func aStateOfTheOtherEnvironmentIsNamed() throws {
+        let (folder, bundle, _) = try releasedExample()
+        let sandbox = folder.appendingPathComponent("sandbox").path
+        #expect(try MsgcRunner.run(["build", "--content", example, "--environment", "sandbox", "--out", sandbox]).status == 0)
+        let result = try MsgcRunner.run(["realtime", "snapshot", sandbox, "--state", folder.appendingPathComponent("state.json").path, "--out", folder.appendingPathComponent("s.json").path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Apple holds none of this bundle's messages"), "\(result.stdout)")
+        _ = bundle
+    }
+}

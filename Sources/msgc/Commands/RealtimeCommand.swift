@@ -44,6 +44,15 @@ extension Msgc {
 
             @OptionGroup var output: RealtimeOutputOptions
 
+            func validate() throws {
+                // A file written into the bundle would be a file its manifest does not list.
+                let folder = URL(fileURLWithPath: bundle).standardizedFileURL.resolvingSymlinksInPath().path
+                let target = URL(fileURLWithPath: out).standardizedFileURL.deletingLastPathComponent().resolvingSymlinksInPath().path
+                if target == folder || target.hasPrefix(folder + "/") {
+                    throw ValidationError("--out '\(out)' is inside the bundle '\(bundle)', whose manifest lists every file it holds; write the snapshot elsewhere")
+                }
+            }
+
             func run() throws {
                 guard let held = try StateOption.load(state, color: output.color, format: output.format) else { return }
                 let snapshot: RealtimeSnapshot
