@@ -10,6 +10,7 @@ import PackageDescription
 //   Bundle, Compiler         identifiers, planner, manifest, state file, atomic writing, diff |
 //                            the content tree, localization, compilation, release plan, outcome
 //   Coverage, Preview, PseudoLocalization
+//   Apply, Realtime          Apple's side: apply and state fetch | the realtime snapshot
 //   msgc                     the command line
 //
 // Only Compiler and msgc import Lint. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
@@ -68,6 +69,10 @@ let package = Package(
         // `msgc apply` and `msgc state fetch`: the only module that talks to Apple. libcurl (CHTTP)
         // for HTTPS, libcrypto for the ES256 tokens.
         .target(name: "Apply", dependencies: ["Model", "Parser", "Bundle", "CCrypto", "CHTTP"]),
+        // `msgc realtime`: the snapshot of approved content a realtime server answers from, locale
+        // matching and the judge of an answer; a library a Swift server can mount. Never Parser
+        // or Compiler: Apple's side starts from a bundle.
+        .target(name: "Realtime", dependencies: ["Model", "Diagnostics", "LanguageTags", "Bundle"]),
         // Pseudo-translations (`msgc pseudo`) as XLIFF, through the XLIFF writer.
         .target(name: "PseudoLocalization", dependencies: ["Model", "XLIFF", "LanguageTags"]),
         // `msgc preview`: the cancellation sheet of every message in every locale, as HTML.
@@ -78,7 +83,7 @@ let package = Package(
             name: "msgc",
             dependencies: [
                 "Model", "Diagnostics", "Parser", "XLIFF", "Lint", "Bundle", "Compiler", "Coverage", "PseudoLocalization",
-                "Preview", "LanguageServer", "Apply", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Preview", "LanguageServer", "Apply", "Realtime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TestSupport", dependencies: ["Model"], path: "Tests/TestSupport"),
@@ -99,6 +104,7 @@ let package = Package(
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model", "Diagnostics", "TestSupport"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "Compiler", "Model", "TestSupport"]),
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle"]),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )

@@ -1,4 +1,4 @@
-@testable import Parser
+@testable import Model
 import Testing
 
 /// The JSON reader on inputs shaped to make a careless reader slow or wrong. The large inputs

@@ -1,4 +1,4 @@
-@testable import Parser
+@testable import Model
 import Testing
 
 /// JSON strings as an editor sends a document: long runs between escapes, every escape, text
