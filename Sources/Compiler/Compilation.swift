@@ -135,22 +135,11 @@ public struct Compilation: Sendable {
 
     /// A finding in a pseudo locale is a forecast of what real translations may run into, not a
     /// mistake in anything that ships: an error there is reported as a warning, with a note
-    /// that says so (`--strict` still fails on it). Whether a locale is a pseudo locale is asked
-    /// once per locale, not once per finding: a tree whose headers were all edited has 20,000
-    /// stale translations in a few dozen locales.
+    /// that says so (`--strict` still fails on it).
     static func forecastingPseudoLocales(_ findings: [Diagnostic]) -> [Diagnostic] {
         var findings = findings
-        var pseudoLocales: [String: Bool] = [:]
         for index in findings.indices {
-            guard let locale = findings[index].subject?.locale else { continue }
-            let isPseudo: Bool
-            if let known = pseudoLocales[locale] {
-                isPseudo = known
-            } else {
-                isPseudo = PseudoLocale.isPseudo(locale)
-                pseudoLocales[locale] = isPseudo
-            }
-            guard isPseudo else { continue }
+            guard let locale = findings[index].subject?.locale, PseudoLocale.isPseudo(locale) else { continue }
             if findings[index].severity == .error { findings[index].severity = .warning }
             findings[index].notes.append(
                 Note("\(locale) is a pseudo locale: this forecasts what a translation may run into; pseudo locales never ship"))
