@@ -1,5 +1,3 @@
-import Foundation
-
 /// A place in a file of the content tree, as a root-relative path with `/` and 1-based positions.
 ///
 /// `line` is absent for problems with a whole file (a missing file, a file that is not UTF-8).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reading valid UTF-8 (a Swift string's bytes) a word or a scalar at a time, for the loops
 /// that look through every text, line and report: one decoder, one scalar count and one
