@@ -132,10 +132,11 @@ public struct ContentTree: Sendable {
 
         let (imagePaths, imageWalkDiagnostics) = files(under: "images", extensions: ["png"], reportingDanglingLinks: false)
 
-        // Message sources and the images on disk are read first, on every core, as one list
-        // of jobs; then the XLIFF files, told which unit ids are the messages' fields.
+        // Message sources and the images on disk are read first, as one list of jobs; then the
+        // XLIFF files, on every core at once (most of a run's work), told which unit ids are
+        // the messages' fields.
         let jobs = sourcePaths.map(ParseJob.source) + imagePaths.map(ParseJob.image)
-        let results = jobs.concurrentMap { job -> ParseResult in
+        let results = jobs.map { job -> ParseResult in
             switch job {
             case .source(let path):
                 switch bytes(of: path, limit: ContentLimits.maxSourceBytes) {
@@ -165,11 +166,8 @@ public struct ContentTree: Sendable {
             }
         }
 
-        // Every locale's file holds these ids and (until a message changes) these source texts:
-        // the reader shares the strings rather than making them again in each file.
-        let expected = ExpectedUnits(
-            ids: messages.flatMap { message in message.fields.map { message.unitID(of: $0.field) } },
-            sources: messages.flatMap { message in message.fields.map(\.text.value) })
+        // The reader tells the units of message fields from others by these ids.
+        let expected = ExpectedUnits(ids: messages.flatMap { message in message.fields.map { message.unitID(of: $0.field) } })
         // Each file's text is kept from this one read for snippets: a diagnostic in it never
         // reads it again.
         for (file, fileDiagnostics, source) in xliffPaths.concurrentMap({ path -> (TranslationFile, [Diagnostic], SourceFile?) in
@@ -382,9 +380,9 @@ private enum ParseResult: Sendable {
 
 /// What `ContentTree.load` read, kept for the next load of the same tree: a file whose bytes
 /// are the same is not parsed again. An XLIFF file's reading also depends on which unit ids are
-/// message fields, so it is reused only while those are the same (not the source texts, which
-/// the reader only shares: a header edited in the editor does not make every file read again),
-/// and read with or without translators' notes as it was asked. Loads may run on several
+/// message fields, so it is reused only while those are the same (not the source texts: a
+/// header edited in the editor does not make every file read again), and read with or without
+/// translators' notes as it was asked. Loads may run on several
 /// threads; the cache locks around each lookup and store.
 public final class ReadCache: @unchecked Sendable {
     private let lock = NSLock()
@@ -429,7 +427,7 @@ public final class ReadCache: @unchecked Sendable {
         _ path: String, bytes: [UInt8], expected: ExpectedUnits, keepsNotes: Bool
     ) -> (TranslationFile, [Diagnostic], SourceFile?)? {
         lock.withLock {
-            guard let entry = translations[path], entry.bytes == bytes, entry.expected.ids == expected.ids,
+            guard let entry = translations[path], entry.bytes == bytes, entry.expected == expected,
                   entry.keepsNotes == keepsNotes else { return nil }
             return entry.read
         }

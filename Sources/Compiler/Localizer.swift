@@ -47,10 +47,10 @@ public enum Localizer {
         for (position, index) in order.enumerated() { positionOfMessage[index] = position }
         let positionOf = positionOfMessage
 
-        // One task per locale. It binds the messages in catalog order, the order in which
+        // Each locale in turn. It binds the messages in catalog order, the order in which
         // `msgc extract` writes their units, so that a unit is nearly always the one after
         // the last found; each candidate goes to the message's place in the sorted order.
-        var bound = locales.concurrentMap { locale in
+        var bound = locales.map { locale in
             var binder = LocaleBinder(
                 locale: locale, isSource: locale == sourceLocale, file: fileForLocale[locale], minimumState: config.minimumState)
             let applies = productRuns.map { $0.locales.contains(locale) }
@@ -73,9 +73,8 @@ public enum Localizer {
                 boundUnits: binder.finder?.found)
         }
 
-        // Each candidate is moved out of its slot, not copied: a copy retains the message's
-        // texts, whose storage lies wherever the locale's task put it, and at 100x this one
-        // thread spent more time on those retains than all else here.
+        // Each candidate is moved out of its slot, not copied: a copy retains each of the
+        // message's texts once more, only to release them again.
         var candidates: [LocalizedMessage] = []
         candidates.reserveCapacity(bound.reduce(0) { $0 + $1.count })
         var partials: [LocalizedMessage] = []

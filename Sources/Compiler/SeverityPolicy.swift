@@ -62,22 +62,14 @@ public struct SeverityPolicy: Sendable {
     /// Codes of what msgc could not read: step 3 leaves them as they are.
     static let readingCodes = Set((ParserDiagnostics.all + XLIFFDiagnostics.infos).map(\.code))
 
-    /// Step 3. Whether a locale is a pseudo locale is asked once per locale, not once per
-    /// finding: a tree whose headers were all edited has 20,000 stale translations in a few
-    /// dozen locales.
+    /// Step 3: an error in a pseudo locale becomes a warning with a note that says it is a
+    /// forecast (`--strict` still fails on it). What msgc could not read is left as it is.
     static func forecastingPseudoLocales(_ findings: [Diagnostic]) -> [Diagnostic] {
         var findings = findings
-        var pseudoLocales: [String: Bool] = [:]
         for index in findings.indices {
-            guard let locale = findings[index].subject?.locale, !readingCodes.contains(findings[index].code) else { continue }
-            let isPseudo: Bool
-            if let known = pseudoLocales[locale] {
-                isPseudo = known
-            } else {
-                isPseudo = PseudoLocale.isPseudo(locale)
-                pseudoLocales[locale] = isPseudo
-            }
-            guard isPseudo else { continue }
+            guard let locale = findings[index].subject?.locale, !readingCodes.contains(findings[index].code),
+                PseudoLocale.isPseudo(locale)
+            else { continue }
             if findings[index].severity == .error { findings[index].severity = .warning }
             findings[index].notes.append(
                 Note("\(locale) is a pseudo locale: this forecasts what a translation may run into; pseudo locales never ship"))

@@ -187,24 +187,14 @@ extension Array where Element == Diagnostic {
     public var fileCount: Int { Set(map(\.location.file)).count }
 
     /// The files the diagnostics and their notes point into, and with `edits` the files their
-    /// fix-its edit: as numbers (`SourcePath`), which 20,000 findings in a few dozen files hash
-    /// cheaply.
+    /// fix-its edit.
     public func files(includingEdits edits: Bool = false) -> Set<SourcePath> {
         var files = Set<SourcePath>()
-        // Findings come a file at a time, and their notes point where the one before's did:
-        // a repeat of the last file added is not hashed again.
-        var last: SourcePath?
-        func add(_ file: SourcePath) {
-            if file != last {
-                files.insert(file)
-                last = file
-            }
-        }
         for diagnostic in self {
-            add(diagnostic.location.file)
-            for note in diagnostic.notes { if let location = note.location { add(location.file) } }
+            files.insert(diagnostic.location.file)
+            for note in diagnostic.notes { if let location = note.location { files.insert(location.file) } }
             if edits {
-                for fixIt in diagnostic.fixIts { for edit in fixIt.edits { add(edit.location.file) } }
+                for fixIt in diagnostic.fixIts { for edit in fixIt.edits { files.insert(edit.location.file) } }
             }
         }
         return files

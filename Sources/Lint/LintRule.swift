@@ -55,7 +55,7 @@ public struct LintContext: Sendable {
         self.fieldTexts = FieldText.all(in: localization)
         self.textsWithNotableScalars = fieldTexts.filter { !$0.notableScalars.isEmpty }
         let images = catalog.images.compactMap { path, asset in asset.bytes.map { (path, $0) } }
-        self.pngs = Dictionary(uniqueKeysWithValues: zip(images.map(\.0), images.concurrentMap { PNGReader.read($0.1) }))
+        self.pngs = Dictionary(uniqueKeysWithValues: zip(images.map(\.0), images.map { PNGReader.read($0.1) }))
         self.imageUses = ImageUse.all(in: catalog)
         self.localeBinding = LocaleBinding(config)
         self.localeTagFindings = LocaleTagSite.findings(of: LocaleTagSite.all(in: catalog, config: config, binding: localeBinding), config: config)

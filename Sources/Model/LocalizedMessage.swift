@@ -31,9 +31,8 @@ public struct LocalizedMessage: Sendable {
 /// The texts of a message's fields in one locale, in field order (`MessageField`'s).
 ///
 /// A message has a handful of fields, so they are kept in one array and found by looking
-/// through it. A dictionary each took twice the memory (about 900 bytes for six fields) and
-/// there is one of these for every message in every locale: 200,000 at the benchmark's 100x
-/// preset (BENCHMARKS.md).
+/// through it. A dictionary each took twice the memory (about 900 bytes for six fields), and
+/// there is one of these for every message in every locale.
 public struct FieldTexts: Sendable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     public typealias Element = (field: MessageField, text: Located<String>)
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A place in a file of the content tree, as a root-relative path with `/` and 1-based positions.
 ///
 /// `line` is absent for problems with a whole file (a missing file, a file that is not UTF-8).
@@ -31,9 +29,8 @@ public struct SourceLocation: Hashable, Codable, Sendable, Comparable {
     }
 
     // Positions are 1-based and files are capped well below 4 GiB, so each is kept in 32 bits
-    // with 0 for "absent". Every unit, text and finding carries locations: four optional Ints
-    // made one 80 bytes, and at the benchmark's 100x preset the copies and the memory they
-    // took were a good part of lint's time.
+    // with 0 for "absent". Every unit, text and finding carries locations, and four optional
+    // Ints made one 80 bytes.
     private var storedLine: UInt32
     private var storedColumn: UInt32
     private var storedEndLine: UInt32
@@ -189,49 +186,22 @@ extension String {
     }
 }
 
-/// A root-relative path as `SourceLocation`s hold it: the path's number in a table of every
-/// path made so far in the process, which holds each distinct path once.
-///
-/// Every unit, text and finding carries locations, nearly all of them in a few dozen files.
-/// Holding the path itself, each copy of a location retained and released the same few
-/// strings, often from both cores at once, and four locations of each XLIFF unit took 64
-/// bytes for their paths (BENCHMARKS.md). A number copies as it is. Two `SourcePath`s are
-/// equal exactly when their paths are the same bytes.
+/// A root-relative path as `SourceLocation`s hold it. Two are equal exactly when their paths
+/// are the same bytes: `String`'s `==` takes canonically equivalent paths (`é` as one scalar or
+/// two) for one, and they are two files.
 public struct SourcePath: Hashable, Sendable {
-    private let number: Int
+    public let string: String
 
-    /// The path's number, given on first use.
     public init(_ path: String) {
-        number = Self.table.number(for: path)
+        string = path
     }
 
-    public var string: String { Self.table.path(numbered: number) }
-
-    /// Every path made so far, under a lock: making a `SourcePath` from a string and reading
-    /// its string back both look here.
-    private final class Table: @unchecked Sendable {
-        private let lock = NSLock()
-        /// Keyed by UTF-8 bytes: `String`'s `==` takes canonically equivalent paths (`é` as one
-        /// scalar or two) for one, which are two files.
-        private var numberOfPath: [[UInt8]: Int] = [:]
-        private var paths: [String] = []
-
-        func number(for path: String) -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            let key = Array(path.utf8)
-            if let number = numberOfPath[key] { return number }
-            paths.append(path)
-            numberOfPath[key] = paths.count - 1
-            return paths.count - 1
-        }
-
-        func path(numbered number: Int) -> String {
-            lock.lock()
-            defer { lock.unlock() }
-            return paths[number]
-        }
+    public static func == (lhs: SourcePath, rhs: SourcePath) -> Bool {
+        UTF8Bytes.areSame(lhs.string, rhs.string)
     }
 
-    private static let table = Table()
+    public func hash(into hasher: inout Hasher) {
+        var path = string
+        path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
 }

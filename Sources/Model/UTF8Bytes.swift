@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reading valid UTF-8 (a Swift string's bytes) a word or a scalar at a time, for the loops
 /// that look through every text, line and report: one decoder, one scalar count and one
 /// printable-ASCII test for all of them.
@@ -55,6 +61,17 @@ public enum UTF8Bytes {
         return word & highBits == 0
             && (word &+ 0x60 &* ones) & highBits == highBits  // every byte at least 0x20
             && (word &+ ones) & highBits == 0  // and none 0x7F
+    }
+
+    /// Whether two strings are the same bytes. `==` also takes canonically equivalent strings
+    /// (`é` as one scalar or two) for one; paths and unit ids are told apart by their bytes.
+    public static func areSame(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
+        }
     }
 }
 

@@ -40,8 +40,7 @@ public enum XLIFFReader {
 
     /// `read(bytes:path:)`, told the units the project's messages expect: inline markup in a
     /// unit that is none of them (XLF008), and a repeat of such a unit with another target
-    /// (XLF013), are warnings, since its translation is never used; and the ids and source
-    /// texts found among `expected` are its strings, shared (`SharedTexts`).
+    /// (XLF013), are warnings, since its translation is never used.
     ///
     /// Without `keepingNotes`, units carry no notes: only a command that writes the file again
     /// (extract keeps translators' notes) needs them, and most files hold a note or two per unit.
@@ -116,8 +115,7 @@ public enum XLIFFReader {
 ///
 /// The text is pushed to libxml2 a piece at a time rather than handed over whole: libxml2
 /// copies what it parses, and a whole-file copy of a 25 MB file is memory the kernel has to
-/// map afresh for every file, which made reading the 100x corpus grow faster than its size
-/// (BENCHMARKS.md). libxml2 parses a start tag only once all of it has arrived, so the
+/// map afresh for every file. libxml2 parses a start tag only once all of it has arrived, so the
 /// attribute values it hands over still lie in its buffer next to its cursor.
 final class XLIFFReadSession {
     let path: String
@@ -126,45 +124,32 @@ final class XLIFFReadSession {
     let text: XLIFFInputText
     let errors = XLIFFLibXMLErrorCollector()
 
-    /// What the events change as libxml2 reads.
-    struct State {
-        var collector: XLIFFUnitCollector
-        var lines: XLIFFLineMap
-        /// Why reading stopped early, when the depth cap stopped it.
-        var problem: Diagnostic?
-        /// Set when the collector finds the document is not XLIFF msgc reads. libxml2 still
-        /// reads to the end, so that a file that is not even well-formed XML is reported as such.
-        var notReadable: Diagnostic?
-        /// Whether either is set: events test this flag, as testing an optional `Diagnostic`
-        /// copies it.
-        var isDone = false
-        var context: xmlParserCtxtPtr?
-        var depth = 0
-        /// Whether the last event was the start of an empty element, whose end comes next.
-        var startedEmptyElement = false
-    }
-
-    /// The state lives in memory the session allocates and frees itself, not in stored
-    /// properties: every stored `var` of a class is checked for exclusive access at run time
-    /// on each use, and a large file makes hundreds of thousands of events (those checks cost
-    /// 3% of linting the app preset). Only the session's own methods reach it, one event at a
-    /// time, on the thread that called `run`.
-    private let state: UnsafeMutablePointer<State>
+    // What the events change as libxml2 reads. Each is a stored property of its own, so that
+    // the collector, while it handles an event, can ask the session where an offset is
+    // (`lines`) without overlapping the access to `collector` that the event holds.
+    private var collector: XLIFFUnitCollector
+    private var lines: XLIFFLineMap
+    /// Why reading stopped early, when the depth cap stopped it.
+    private var problem: Diagnostic?
+    /// Set when the collector finds the document is not XLIFF msgc reads. libxml2 still reads
+    /// to the end, so that a file that is not even well-formed XML is reported as such.
+    private var notReadable: Diagnostic?
+    /// Whether either is set: events test this flag, as testing an optional `Diagnostic`
+    /// copies it.
+    private var isDone = false
+    /// libxml2's parser while `run` reads.
+    private var parser: xmlParserCtxtPtr?
+    private var depth = 0
+    /// Whether the last event was the start of an empty element, whose end comes next.
+    private var startedEmptyElement = false
 
     init(path: String, text: XLIFFInputText, chunkSize: Int, expected: ExpectedUnits? = nil, keepsNotes: Bool = true) {
         self.path = path
         self.file = SourcePath(path)
         self.chunkSize = max(1, chunkSize)
         self.text = text
-        state = .allocate(capacity: 1)
-        state.initialize(to: State(
-            collector: XLIFFUnitCollector(path: path, utf8: text.utf8, expected: expected, keepsNotes: keepsNotes),
-            lines: XLIFFLineMap(utf8: text.utf8, start: text.start)))
-    }
-
-    deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
+        collector = XLIFFUnitCollector(path: path, utf8: text.utf8, expected: expected, keepsNotes: keepsNotes)
+        lines = XLIFFLineMap(utf8: text.utf8, start: text.start)
     }
 
     /// How many bytes libxml2 is handed at a time. libxml2 keeps its own copy of what it has
@@ -187,10 +172,10 @@ final class XLIFFReadSession {
             var sax = Self.handler
             guard let context = xmlCreatePushParserCtxt(
                 &sax, Unmanaged.passUnretained(self).toOpaque(), base, Int32(head), nil) else { return false }
-            state.pointee.context = context
+            parser = context
             defer {
                 xmlFreeParserCtxt(context)
-                state.pointee.context = nil
+                parser = nil
             }
             // The document's own encoding declaration is ignored: these bytes are UTF-8 already
             // (`XLIFFInputText` converted UTF-16 and refused everything else).
@@ -212,11 +197,10 @@ final class XLIFFReadSession {
             return XLIFFReader.unreadable(
                 path, XLIFFDiagnostics.malformedXML(detail: "libxml2 could not start reading", at: SourceLocation(path: path)))
         }
-        if let problem = state.pointee.problem ?? errors.first.map(diagnostic(for:)) ?? state.pointee.notReadable {
-            return XLIFFReader.unreadable(path, problem, partial: state.pointee.collector)
+        if let problem = problem ?? errors.first.map(diagnostic(for:)) ?? notReadable {
+            return XLIFFReader.unreadable(path, problem, partial: collector)
         }
-        state.pointee.collector.finishDocument()
-        let collector = state.pointee.collector
+        collector.finishDocument()
         let file = TranslationFile(
             path: path, version: collector.version, targetLanguage: collector.targetLanguage,
             sourceLanguage: collector.sourceLanguage, units: collector.units, isReadable: true, hasUniqueUnitIDs: true)
@@ -225,15 +209,15 @@ final class XLIFFReadSession {
 
     /// Ends parsing early with `diagnostic` as the file's one finding.
     private func stop(_ diagnostic: Diagnostic) {
-        if state.pointee.problem == nil { state.pointee.problem = diagnostic }
-        state.pointee.isDone = true
-        if let context = state.pointee.context { xmlStopParser(context) }
+        if problem == nil { problem = diagnostic }
+        isDone = true
+        if let parser { xmlStopParser(parser) }
     }
 
     /// Where libxml2 is in the text, as an offset into `text.utf8`.
     private var offset: Int {
-        guard let context = state.pointee.context else { return text.start }
-        return text.start + Int(xmlByteConsumed(context))
+        guard let parser else { return text.start }
+        return text.start + Int(xmlByteConsumed(parser))
     }
 
     // MARK: - Events
@@ -242,49 +226,49 @@ final class XLIFFReadSession {
         localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
-        guard !state.pointee.isDone, let context = state.pointee.context, let input = context.pointee.input else { return }
+        guard !isDone, let parser, let input = parser.pointee.input else { return }
         // libxml2 calls back with its input at the start tag's `>` or `/>`.
         let tagEnd = offset
         let isEmpty = tagEnd < text.utf8.count && text.utf8[tagEnd] == UInt8(ascii: "/")
-        state.pointee.depth += 1
+        depth += 1
         let element = XLIFFElement(
             localName: localName, prefix: prefix, uri: uri, attributeCount: attributeCount, attributes: attributes,
             tagEnd: tagEnd, contentStart: tagEnd + (isEmpty ? 2 : 1), parserCursor: UnsafePointer(input.pointee.cur),
             parserBase: UnsafePointer(input.pointee.base), session: self)
-        if state.pointee.depth > XLIFFReader.maxElementDepth {
-            stop(XLIFFDiagnostics.nestedTooDeeply(depth: state.pointee.depth, at: element.location))
+        if depth > XLIFFReader.maxElementDepth {
+            stop(XLIFFDiagnostics.nestedTooDeeply(depth: depth, at: element.location))
             return
         }
-        state.pointee.collector.start(element)
-        if state.pointee.collector.hasFailed {
-            state.pointee.notReadable = state.pointee.collector.fatal
-            state.pointee.isDone = true
+        collector.start(element)
+        if collector.hasFailed {
+            notReadable = collector.fatal
+            isDone = true
         }
-        state.pointee.startedEmptyElement = isEmpty
+        startedEmptyElement = isEmpty
     }
 
     fileprivate func endElement() {
-        guard !state.pointee.isDone else { return }
-        state.pointee.depth -= 1
-        if state.pointee.startedEmptyElement {
-            state.pointee.startedEmptyElement = false
-            state.pointee.collector.end { nil }
+        guard !isDone else { return }
+        depth -= 1
+        if startedEmptyElement {
+            startedEmptyElement = false
+            collector.end { nil }
             return
         }
         // libxml2 calls back with its input just after the end tag's `>`; the collector asks
         // where the end tag starts only when it closes a source or a target.
         let end = offset
-        state.pointee.collector.end { self.tagStart(before: end) }
+        collector.end { self.tagStart(before: end) }
     }
 
     fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard !state.pointee.isDone else { return }
-        state.pointee.startedEmptyElement = false
-        state.pointee.collector.text(bytes)
+        guard !isDone else { return }
+        startedEmptyElement = false
+        collector.text(bytes)
     }
 
     fileprivate func documentType() {
-        let line = state.pointee.context?.pointee.input?.pointee.line
+        let line = parser?.pointee.input?.pointee.line
         stop(XLIFFDiagnostics.doctype(at: SourceLocation(path: path, line: line.map(Int.init))))
     }
 
@@ -299,7 +283,7 @@ final class XLIFFReadSession {
     }
 
     func location(at offset: Int) -> SourceLocation {
-        let (line, column) = state.pointee.lines.position(at: offset)
+        let (line, column) = lines.position(at: offset)
         return SourceLocation(file: file, line: line, column: column)
     }
 
@@ -347,7 +331,7 @@ final class XLIFFReadSession {
             guard let context, let error else { return }
             XLIFFReadSession.session(context) { current in
                 current.errors.record(error.pointee)
-                if current.errors.first != nil, let parser = current.state.pointee.context { xmlStopParser(parser) }
+                if current.errors.first != nil, let parser = current.parser { xmlStopParser(parser) }
             }
         }
         return handler

@@ -104,11 +104,10 @@ struct XLIFFElement {
         attributeIndex(localName).map { value(at: $0) }
     }
 
-    /// The attribute `localName` in no namespace, with where its value is written; a value
-    /// among `shared` is that string.
-    func attribute(_ localName: StaticString, sharing shared: SharedTexts? = nil) -> XLIFFAttribute? {
+    /// The attribute `localName` in no namespace, with where its value is written.
+    func attribute(_ localName: StaticString) -> XLIFFAttribute? {
         guard let index = attributeIndex(localName), let fields = attributes?.advanced(by: 5 * index) else { return nil }
-        let value = value(at: index, sharing: shared)
+        let value = value(at: index)
         let valueStart = fields[3]!
         if valueStart >= parserBase && valueStart < parserCursor {
             // libxml2 handed over the bytes as written: an offset back from its cursor.
@@ -139,7 +138,7 @@ struct XLIFFElement {
 
     /// An attribute's value. Without entity substitution libxml2 keeps a referenced `&` as
     /// `&#38;` in values it had to copy (all other references it expands), so that is undone.
-    private func value(at index: Int, sharing shared: SharedTexts? = nil) -> String {
+    private func value(at index: Int) -> String {
         let fields = attributes!.advanced(by: 5 * index)
         let start = fields[3]!
         let bytes = UnsafeBufferPointer(start: start, count: fields[4]! - start)
@@ -147,7 +146,7 @@ struct XLIFFElement {
         if isCopied && bytes.contains(UInt8(ascii: "&")) {
             return String(decoding: bytes, as: UTF8.self).replacing("&#38;", with: "&")
         }
-        return shared?.text(matching: bytes) ?? String(decoding: bytes, as: UTF8.self)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func equal(_ pointer: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {
@@ -184,9 +183,8 @@ struct XLIFFUnitCollector {
     let path: String
     /// The file's text as UTF-8, to tell whether a value is written verbatim.
     private let utf8: [UInt8]
-    /// The unit ids and source texts of the messages' fields, when the reader was given them:
-    /// a unit that is some message's field is told from one that is none's, and the strings
-    /// are shared rather than made again in every file.
+    /// The unit ids of the messages' fields, when the reader was given them: a unit that is
+    /// some message's field is told from one that is none's.
     private let expected: ExpectedUnits?
     /// Whether notes other than msgc's own are read into each unit (`TranslationUnit.notes`).
     private let keepsNotes: Bool
@@ -253,7 +251,7 @@ struct XLIFFUnitCollector {
     /// too many: a set that large is a megabyte of hash table across the files of a project).
     private var expectedUnitCount: Int {
         let bySize = utf8.count / Self.bytesPerUnitEstimate
-        return expected.map { min($0.ids.count, bySize) } ?? bySize
+        return expected.map { min($0.count, bySize) } ?? bySize
     }
 
     init(path: String, utf8: [UInt8], expected: ExpectedUnits? = nil, keepsNotes: Bool = true) {
@@ -333,9 +331,8 @@ struct XLIFFUnitCollector {
         if capture != nil {
             if capture!.popInline() { return }
             let current = capture.take()!
-            let shared = current.role == .source ? captureBytes.withUnsafeBufferPointer { expected?.sources.text(matching: $0) } : nil
             let text = CapturedText(
-                text: shared ?? String(decoding: captureBytes, as: UTF8.self), location: current.location,
+                text: String(decoding: captureBytes, as: UTF8.self), location: current.location,
                 offset: current.contentOffset, style: writtenStyle(current, endOffset: contentEnd()), order: current.order, markup: current.markup)
             captureBytes.removeAll(keepingCapacity: true)
             finish(text, role: current.role)
@@ -440,12 +437,12 @@ struct XLIFFUnitCollector {
         notes.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
         if version == .v1_2 {
-            builder.id = nonEmpty(element.attribute("id", sharing: expected?.ids))
+            builder.id = nonEmpty(element.attribute("id"))
             builder.isApproved = element.attributeValue("approved") == "yes"
             builder.tagEnd = element.tagEnd
             builder.isGettextHeader = element.attributeValue("restype") == "x-gettext-domain-header"
             parts.append(Part(isSegment: true, state: nil, stateTagEnd: element.tagEnd))
-        } else if let name = nonEmpty(element.attribute("name", sharing: expected?.ids)) {
+        } else if let name = nonEmpty(element.attribute("name")) {
             builder.id = name
             builder.isKeyedByName = true
             builder.alternateID = nonEmpty(element.attribute("id")).map { $0.map { $0.replacingColons() } }
@@ -668,15 +665,14 @@ struct XLIFFUnitCollector {
     /// Whether a unit id is a message's field: looked up only for the few units a finding is
     /// about, not for every unit read. True when the collector was given no ids and cannot tell.
     private func isMessageField(_ id: String) -> Bool {
-        expected?.ids.contains(id) ?? true
+        expected?.contains(id) ?? true
     }
 
     /// Whether no unit kept so far has the id `id` (`==`), noting that one now has.
     private mutating func isFirst(_ id: String) -> Bool {
-        // Nearly every id is a message field's: a flag at its place in the table, found by a
-        // short hash, spares hashing the whole id into a set.
-        if let index = expected?.ids.index(of: id) {
-            if seenExpectedIDs.isEmpty { seenExpectedIDs = [Bool](repeating: false, count: expected?.ids.count ?? 0) }
+        // An expected id is told by its bytes (`ExpectedUnits`): a flag at its place among them.
+        if let index = expected?.index(of: id) {
+            if seenExpectedIDs.isEmpty { seenExpectedIDs = [Bool](repeating: false, count: expected?.count ?? 0) }
             defer { seenExpectedIDs[index] = true }
             return !seenExpectedIDs[index]
         }

@@ -84,7 +84,7 @@ import Testing
     @Test func jsonWriterMatchesTheValueModel() {
         for diagnostic in Self.diagnostics {
             var writer = CanonicalJSONWriter(indent: 4)
-            JSONRenderer.write(diagnostic, files: ReportFiles([diagnostic], options: Self.options, forTerminal: false), into: &writer)
+            JSONRenderer.write(diagnostic, files: ReportFiles(options: Self.options, forTerminal: false), into: &writer)
             var expected: [UInt8] = []
             ReportModel.value(for: diagnostic, options: Self.options).appendCanonical(to: &expected, indent: 4)
             #expect(String(decoding: writer.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
@@ -103,10 +103,10 @@ import Testing
         }
     }
 
-    /// A report longer than the parts it is made in on several cores (`ReportText.write`) is
-    /// the same text as its diagnostics rendered one by one, in order.
+    /// A report longer than the parts it is handed on in (`ReportText.write`) is the same text
+    /// as its diagnostics rendered one by one, in order.
     @Test func aLongReportIsItsDiagnosticsInOrder() {
-        let count = ReportText.partSize * ReportText.partsAtOnce + ReportText.partSize * 2 + 5
+        let count = ReportText.partSize * 3 + 5
         let diagnostics = (0..<count).map { index in
             var diagnostic = Self.diagnostics[index % Self.diagnostics.count]
             diagnostic.message += " (\(index))"

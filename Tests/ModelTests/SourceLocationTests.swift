@@ -5,7 +5,7 @@ import Testing
 @Suite("Source locations and the paths they hold")
 struct SourceLocationTests {
     @Test("a path made twice, from any thread, is one SourcePath; different bytes are different paths")
-    func pathsAreKeptOnce() {
+    func pathsEqualByBytes() {
         let made = Array(0..<200).concurrentMap { index in SourcePath("translations/de-DE-\(index % 3).xlf") }
         #expect(Set(made).count == 3)
         #expect(made[0] == SourcePath("translations/de-DE-0.xlf"))

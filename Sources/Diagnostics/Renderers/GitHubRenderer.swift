@@ -17,7 +17,7 @@ public enum GitHubRenderer {
 
     /// The same text, handed to `write` in parts as it is made (`ReportText`).
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: ([UInt8]) -> Void) {
-        let files = ReportFiles(diagnostics, options: options, forTerminal: true)
+        let files = ReportFiles(options: options, forTerminal: true)
         ReportText.write(count: diagnostics.count, to: write) { indices, output in
             for index in indices { append(diagnostics[index], files: files, to: &output) }
         }

@@ -12,7 +12,7 @@ public enum HumanRenderer {
     /// The same text, handed to `write` in parts as it is made (`ReportText`).
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: ([UInt8]) -> Void) {
         let style = Style(enabled: options.useColor)
-        let files = ReportFiles(diagnostics, options: options, forTerminal: true, snippets: true)
+        let files = ReportFiles(options: options, forTerminal: true, snippets: true)
         ReportText.write(count: diagnostics.count, to: write) { indices, output in
             for index in indices { append(diagnostics[index], files: files, style: style, to: &output) }
         }
@@ -170,8 +170,8 @@ enum TerminalWidth {
     static func of<C: Collection>(_ scalars: C) -> Int where C.Element == Unicode.Scalar {
         // Printable ASCII and the letters of the scripts most snippets are in: each such scalar
         // is a grapheme cluster of its own, whatever such scalars stand beside it, so their
-        // widths add up without grapheme breaking or Unicode property lookups (which took most
-        // of the human report's time on a tree with 20,000 stale translations).
+        // widths add up without grapheme breaking or Unicode property lookups, which cost more
+        // than the rest of a snippet's line.
         var total = 0
         for scalar in scalars {
             guard let width = ownClusterWidth(scalar) else { return clusterWidth(of: scalars) }

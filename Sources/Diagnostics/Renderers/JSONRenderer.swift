@@ -25,7 +25,7 @@ public enum JSONRenderer {
     /// written as the element of the array it is.
     public static func write(_ diagnostics: [Diagnostic], options: RenderOptions, to write: ([UInt8]) -> Void) {
         write(Array((diagnostics.isEmpty ? "{\n  \"diagnostics\": [],\n" : "{\n  \"diagnostics\": [\n").utf8))
-        let files = ReportFiles(diagnostics, options: options, forTerminal: false)
+        let files = ReportFiles(options: options, forTerminal: false)
         ReportText.write(count: diagnostics.count, to: write) { indices, output in
             var writer = CanonicalJSONWriter(indent: 4)
             for index in indices {

@@ -35,39 +35,27 @@ public enum DiagnosticSummary {
     }
 }
 
-/// The files a report's diagnostics are in, each looked up once: its path as shown and its
-/// source text. A report of 20,000 findings names a few dozen files, and making the shown path
-/// (the prefix, the check for characters a terminal acts on) for each finding took a tenth of
-/// the human report's time.
+/// How a report shows the files its diagnostics are in: each path as `options.terminalPath`
+/// shows it (`forTerminal`) or as `displayPath` does, and with `snippets` their source text.
 struct ReportFiles: Sendable {
     private let options: RenderOptions
     private let forTerminal: Bool
-    private var shownPaths: [SourcePath: String] = [:]
-    private var sourceFiles: [SourcePath: SourceFile] = [:]
+    private let snippets: Bool
 
-    /// The files of `diagnostics`, their notes and their fix-its' edits, their paths shown as
-    /// `options.terminalPath` shows them (`forTerminal`) or as `displayPath` does; with
-    /// `snippets`, their source text with its lines indexed, one file a core at a time (the
-    /// parts of a report are made on every core at once, and the first to need a file's lines
-    /// held the others up while it indexed them).
-    init(_ diagnostics: [Diagnostic], options: RenderOptions, forTerminal: Bool, snippets: Bool = false) {
+    init(options: RenderOptions, forTerminal: Bool, snippets: Bool = false) {
         self.options = options
         self.forTerminal = forTerminal
-        for file in diagnostics.files(includingEdits: true) {
-            shownPaths[file] = Self.shownPath(file.string, options: options, forTerminal: forTerminal)
-            if snippets, let source = options.sources[file.string] { sourceFiles[file] = source }
-        }
-        _ = Array(sourceFiles.values).concurrentMap { $0.lineCount }
+        self.snippets = snippets
     }
 
     /// `file`'s path as the report shows it.
     func path(_ file: SourcePath) -> String {
-        shownPaths[file] ?? Self.shownPath(file.string, options: options, forTerminal: forTerminal)
+        Self.shownPath(file.string, options: options, forTerminal: forTerminal)
     }
 
     /// `file`'s text, when the report has it (`RenderOptions.sources`) and was made with
     /// `snippets`.
-    func source(_ file: SourcePath) -> SourceFile? { sourceFiles[file] }
+    func source(_ file: SourcePath) -> SourceFile? { snippets ? options.sources[file.string] : nil }
 
     private static func shownPath(_ path: String, options: RenderOptions, forTerminal: Bool) -> String {
         forTerminal ? options.terminalPath(path) : options.displayPath(path)

@@ -6,8 +6,7 @@ import Model
 /// and making a `String` of each part checked them all again on the way to a file descriptor.
 ///
 /// Appending a piece copies its bytes. Appending it to a `String` cost about 380 instructions
-/// more each time, in the string's own bookkeeping: most of the human renderer's time on a
-/// report of 20,000 findings, each made of a few dozen pieces.
+/// more each time, in the string's own bookkeeping, and a finding is made of a few dozen pieces.
 struct ReportText {
     private var bytes: [UInt8] = []
 
@@ -59,36 +58,18 @@ struct ReportText {
 }
 
 extension ReportText {
-    /// Diagnostics in one part of a report made on several cores, and parts made at once before
-    /// they are handed on: about a thousand findings' text is held at a time.
+    /// Diagnostics in one part of a report: the text of this many is held at a time.
     static let partSize = 64
-    static let partsAtOnce = 16
 
-    /// A report of `count` diagnostics made in parts on every core at once and handed to
-    /// `write` in order, part by part: `part` appends the text of the diagnostics at `indices`
-    /// (with whatever comes between them) to the text it is given, as a renderer's loop over
-    /// them would. A report of one part is made on the calling thread alone.
-    ///
-    /// Each part's text is the same whichever thread makes it, so the report is the same bytes
-    /// as one made in a single loop. Rendering is the last thing a command does after its rules
-    /// have run on every core; at 20,000 findings it took a quarter of the run on one.
-    static func write(
-        count: Int, to write: ([UInt8]) -> Void, part: @Sendable (_ indices: Range<Int>, _ text: inout ReportText) -> Void
-    ) {
-        let parts = stride(from: 0, to: count, by: partSize).map { $0..<min($0 + partSize, count) }
-        guard parts.count > 1 else {
+    /// A report of `count` diagnostics, handed to `write` part by part: `part` appends the text
+    /// of the diagnostics at `indices` (with whatever comes between them) to the text it is
+    /// given, as a renderer's loop over them would.
+    static func write(count: Int, to write: ([UInt8]) -> Void, part: (_ indices: Range<Int>, _ text: inout ReportText) -> Void) {
+        for first in stride(from: 0, to: max(count, 1), by: partSize) {
             var text = ReportText()
-            part(0..<count, &text)
+            part(first..<min(first + partSize, count), &text)
             if !text.isEmpty { write(text.utf8) }
-            return
-        }
-        for first in stride(from: 0, to: parts.count, by: partsAtOnce) {
-            let texts = Array(parts[first..<min(first + partsAtOnce, parts.count)]).concurrentMap { indices in
-                var text = ReportText()
-                part(indices, &text)
-                return text.utf8
-            }
-            for text in texts where !text.isEmpty { write(text) }
         }
     }
 }
+
