@@ -61,19 +61,19 @@ let package = Package(
             dependencies: ["Model", "Diagnostics", "LanguageTags", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "XLIFF", dependencies: ["Model", "Diagnostics", "CLibXML2"]),
-        .target(name: "Lint", dependencies: ["Model", "Diagnostics", "Parser", "LanguageTags"]),
-        .target(name: "Bundle", dependencies: ["Model", "Diagnostics", "Parser", "CCrypto", "CFileSystem"]),
-        .target(name: "Compiler", dependencies: ["Model", "Diagnostics", "Parser", "XLIFF", "Lint", "LanguageTags"]),
+        .target(name: "Lint", dependencies: ["Model", "Diagnostics", "LanguageTags"]),
+        .target(name: "Bundle", dependencies: ["Model", "Diagnostics", "CCrypto", "CFileSystem"]),
+        .target(name: "Compiler", dependencies: ["Model", "Diagnostics", "Parser", "XLIFF", "Lint", "Bundle", "LanguageTags"]),
         .target(name: "Coverage", dependencies: ["Model", "Diagnostics", "Compiler", "Bundle"]),
         // `msgc apply` and `msgc state fetch`: the only module that talks to Apple. libcurl (CHTTP)
         // for HTTPS, libcrypto for the ES256 tokens.
-        .target(name: "Apply", dependencies: ["Model", "Parser", "Bundle", "CCrypto", "CHTTP"]),
+        .target(name: "Apply", dependencies: ["Model", "Diagnostics", "Bundle", "CCrypto", "CHTTP"]),
         // Pseudo-translations (`msgc pseudo`) as XLIFF, through the XLIFF writer.
         .target(name: "PseudoLocalization", dependencies: ["Model", "XLIFF", "LanguageTags"]),
         // `msgc preview`: the cancellation sheet of every message in every locale, as HTML.
-        .target(name: "Preview", dependencies: ["Model", "Diagnostics", "Parser", "Compiler"]),
+        .target(name: "Preview", dependencies: ["Model", "Diagnostics", "Compiler"]),
         // `msgc lsp`: the language server, with its own JSON-RPC framing (no LSP package in the set fits).
-        .target(name: "LanguageServer", dependencies: ["Model", "Diagnostics", "Parser", "Compiler"]),
+        .target(name: "LanguageServer", dependencies: ["Model", "Diagnostics", "Compiler"]),
         .executableTarget(
             name: "msgc",
             dependencies: [
@@ -81,24 +81,31 @@ let package = Package(
                 "Preview", "LanguageServer", "Apply", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["Model"], path: "Tests/TestSupport"),
-        .testTarget(name: "ModelTests", dependencies: ["Model", "Diagnostics"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ModelTests", dependencies: ["Model"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Compiler", "Model", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "ParserTests", dependencies: ["Parser", "Model", "Diagnostics", "TestSupport"]),
         .testTarget(name: "XLIFFTests", dependencies: ["XLIFF", "Model", "Diagnostics", "CLibXML2", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "LanguageTagsTests", dependencies: ["LanguageTags"]),
         .testTarget(name: "LintTests", dependencies: ["Lint", "Compiler", "Bundle", .product(name: "Yams", package: "Yams"), "Parser", "Model", "Diagnostics", "CZlib", "TestSupport"]),
-        .testTarget(name: "BundleTests", dependencies: ["Bundle", "Parser", "Model", "Diagnostics", "TestSupport"]),
-        .testTarget(name: "CompilerTests", dependencies: ["Compiler", "XLIFF", "Parser", "Model", "Diagnostics", "TestSupport"]),
+        .testTarget(name: "BundleTests", dependencies: ["Bundle", "Model", "Diagnostics"]),
+        .testTarget(name: "CompilerTests", dependencies: ["Compiler", "Parser", "Model", "Diagnostics", "TestSupport"]),
         .testTarget(
             name: "CoverageTests",
-            dependencies: ["Coverage", "Compiler", "Bundle", "Model", "Diagnostics", "TestSupport"],
+            dependencies: ["Coverage", "Compiler", "Bundle", "Model", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Compiler", "Bundle", "XLIFF", "Model", "Diagnostics"]),
-        .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model", "Diagnostics", "TestSupport"]),
-        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "Compiler", "Model", "TestSupport"]),
+        .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Compiler", "Bundle", "Model", "Diagnostics"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "TestSupport"]),
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )
+
+// A file sees only the members of modules it imports itself (SE-0444), so each file's imports
+// say what it uses and an arrow Package.swift does not declare cannot slip in through another
+// file's import.
+for target in package.targets where target.type != .system && !["CFileSystem", "CHTTP"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

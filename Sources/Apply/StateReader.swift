@@ -1,7 +1,7 @@
 import Bundle
+import Diagnostics
 import Foundation
 import Model
-import Parser
 
 /// Reads Apple's Get Message List and Get Image List, as Apple's own libraries read them: every
 /// member optional, a missing or `null` list empty, unknown members ignored, unknown states

@@ -1,4 +1,5 @@
 @testable import Compiler
+import Diagnostics
 import Foundation
 import Model
 @testable import Parser
