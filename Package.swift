@@ -3,16 +3,22 @@ import PackageDescription
 
 // Modules are cut by what they own, and every arrow points down (docs/architecture.md):
 //
-//   Model, LanguageTags      plain data (catalog, messages, locations, canonical JSON); BCP 47
+//   Model, LanguageTags      plain data (catalog, messages, locations, image facts, the state
+//                            file's values, canonical JSON written and read, UUID text, edit
+//                            distance); BCP 47
 //   Diagnostics              the diagnostic, RuleInfo, every renderer, terminal and HTML escaping
-//   Parser, XLIFF            YAML, JSON and PNG reading; XLIFF in both directions
-//   Lint                     the rules, their context and registry
-//   Bundle, Compiler         identifiers, planner, manifest, state file, atomic writing, diff |
-//                            the content tree, localization, compilation, release plan, outcome
-//   Coverage, Preview, PseudoLocalization
+//   Parser, XLIFF            YAML and PNG reading; XLIFF in both directions
+//   Lint                     the rules, their context and registry: they read the model only
+//   Bundle, Compiler         identifiers, planner, manifest, the state file and its codes, atomic
+//                            writing, diff | the content tree, localization, compilation, release
+//                            plan, outcome, every code (Compiler imports Bundle for the state codes)
+//   Coverage, Preview, PseudoLocalization, LanguageServer, Apply
 //   msgc                     the command line
 //
-// Only Compiler and msgc import Lint. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
+// Only Compiler and msgc import Lint. Never Lint -> Parser, Bundle -> Parser, Apply -> Parser or
+// Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
+// MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
+// module through another file's import. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
 // alone, CHTTP by Apply alone, CCrypto by Bundle and Apply. Parser also imports CYaml, the
 // libyaml that Yams builds: Yams does not publish it as a product, so it cannot be listed
 // below; it comes with Yams, and a libyaml of our own would link the same symbols twice.
