@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "LanguageTagsTests", dependencies: ["LanguageTags"]),
         .testTarget(name: "LintTests", dependencies: ["Lint", "Compiler", "Bundle", .product(name: "Yams", package: "Yams"), "Parser", "Model", "Diagnostics", "CZlib", "TestSupport"]),
         .testTarget(name: "BundleTests", dependencies: ["Bundle", "Model", "Diagnostics"]),
-        .testTarget(name: "CompilerTests", dependencies: ["Compiler", "Parser", "Model", "Diagnostics", "TestSupport"]),
+        .testTarget(name: "CompilerTests", dependencies: ["Compiler", "Bundle", "XLIFF", "Parser", "Model", "Diagnostics", "TestSupport"]),
         .testTarget(
             name: "CoverageTests",
             dependencies: ["Coverage", "Compiler", "Bundle", "Model", "TestSupport"],

@@ -36,6 +36,10 @@ reported against the floor Apple's limits allow for the same requests, and the s
 requests answered 429. `--apply-only [--msgc PATH]` times only that, with a binary already
 built, and rewrites only its own part of BENCHMARKS.md (between `apply:begin` and `apply:end`).
 
+It also reads 1 and 8 MiB of JSON escapes through `msgc coverage --state` and `msgc lsp`
+(`bench_hostile`), and with a baseline through the baseline's msgc too, stopped after a few minutes;
+`--hostile-only` times just those and replaces just their part of BENCHMARKS.md.
+
 With `--baseline REVISION` (a git revision of this repository) it builds msgc as it was there, the
 same way, in a worktree of its own (.benchmark/baseline), and times both on the app preset's
 `msgc lint`, in turn (`bench_baseline`): whether a change kept msgc as fast as it was.
@@ -362,8 +366,9 @@ class LanguageClient:
                                         stderr=subprocess.DEVNULL)
         self.next_id = 1
 
-    def send(self, message):
-        body = json.dumps(message).encode()
+    def send(self, message, ascii=True):
+        # Editors send UTF-8 as it is; `ascii` writes non-ASCII text as \u escapes instead.
+        body = json.dumps(message, ensure_ascii=ascii).encode()
         self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
         self.process.stdin.flush()
 
@@ -517,6 +522,101 @@ def bench_editor(seed, msgc, runs=31):
     return cases
 
 
+HOSTILE_BEGIN, HOSTILE_END = "<!-- hostile:begin -->", "<!-- hostile:end -->"
+# Sizes of the escape-laden inputs, runs of each, and how long one run of the baseline may take
+# before it is stopped: a reader quadratic in escapes needs a quarter of an hour for 8 MiB.
+HOSTILE_SIZES = (1 << 20, 8 << 20)
+HOSTILE_RUNS = 5
+HOSTILE_CAP = 300
+
+
+def hostile_inputs(size):
+    """A state file and an LSP didOpen body of `size` bytes, nearly all of them JSON escapes
+    between one-character runs of text (`é\\"`): the shape that once made msgc's JSON reader copy
+    the whole string at every escape. Both go through real msgc paths: `msgc coverage --state`
+    on the example content tree, and a message source of that tree opened in `msgc lsp`."""
+    folder = WORK / "hostile"
+    folder.mkdir(parents=True, exist_ok=True)
+    note = "é\\\"" * (size // 4)
+    state = folder / f"state-{size}.json"
+    state.write_text('{"messages": {"messageIdentifiers": [{"messageIdentifier": "00000000-0000-5000-8000-000000000009", '
+                     '"messageState": "PENDING", "note": "' + note + '"}]}, "images": {"imageIdentifiers": []}}\n',
+                     encoding="utf-8")
+    text = "messages:\n  - key: hostile\n    body: '" + 'é"' * (size // 4) + "'\n"
+    return state, text
+
+
+def lsp_open_seconds(msgc, tree, text, cap):
+    """Seconds from didOpen of `text` (as messages/hostile.yaml of `tree`) to its
+    publishDiagnostics, or None when `cap` seconds pass first (the server is stopped)."""
+    import threading
+    client = LanguageClient(msgc)
+    watchdog = threading.Timer(cap, client.process.kill)
+    watchdog.start()
+    try:
+        client.request("initialize", {"processId": None, "rootUri": tree.resolve().as_uri(), "capabilities": {}})
+        uri = (tree.resolve() / "messages" / "hostile.yaml").as_uri()
+        started = time.perf_counter()
+        client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+                     "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}, ascii=False)
+        client.published(uri)
+        seconds = time.perf_counter() - started
+        client.close()
+        return seconds
+    except (SystemExit, BrokenPipeError, ValueError):
+        return None
+    finally:
+        watchdog.cancel()
+        client.process.kill()
+        client.process.wait()
+
+
+def bench_hostile(msgc, baseline=None, commit=None):
+    """8 MiB of JSON escapes read through `msgc coverage --state` and `msgc lsp` (and 1 MiB, for
+    how time grows with size), by this msgc and, with --baseline, by the baseline's, which is
+    timed once per input and stopped after HOSTILE_CAP seconds."""
+    tree = ROOT / "content"
+    rows = []
+    for size in HOSTILE_SIZES:
+        state, text = hostile_inputs(size)
+        coverage = [msgc, "coverage", "--content", tree, "--state", state, "--format", "json"]
+        row = {"size": size, "coverage": measure(coverage, HOSTILE_RUNS)["wall"],
+               "lsp": statistics.median(filter(None, (lsp_open_seconds(msgc, tree, text, HOSTILE_CAP) for _ in range(HOSTILE_RUNS))))}
+        if baseline:
+            try:
+                started = time.perf_counter()
+                subprocess.run([baseline] + coverage[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=HOSTILE_CAP)
+                row["baseline_coverage"] = time.perf_counter() - started
+            except subprocess.TimeoutExpired:
+                row["baseline_coverage"] = None
+            row["baseline_lsp"] = lsp_open_seconds(baseline, tree, text, HOSTILE_CAP)
+        rows.append(row)
+    return {"rows": rows, "runs": HOSTILE_RUNS, "commit": commit}
+
+
+def render_hostile(hostile):
+    def cell(seconds):
+        return f"more than {HOSTILE_CAP} s (stopped)" if seconds is None else ms(seconds)
+    with_baseline = "baseline_coverage" in hostile["rows"][0]
+    lines = [HOSTILE_BEGIN, "", "### Hostile input: JSON escapes", "",
+             "`bench_hostile` in the script reads a string of JSON escapes between one-character runs of text",
+             "(`é\\\"` over and over) through `msgc coverage --state` (a state file) and `msgc lsp` (a message",
+             "source of the example tree opened with that text: the time from didOpen to its findings); median of",
+             f"{hostile['runs']} runs."
+             + (f" The baseline, msgc built at `{hostile['commit'][:10]}`, runs once per input and is stopped after {HOSTILE_CAP} s."
+                if with_baseline else ""), ""]
+    header = "| input | `msgc coverage --state` | `msgc lsp` didOpen → findings |"
+    if with_baseline:
+        header += " coverage at the baseline | lsp at the baseline |"
+    lines += [header, "| --- | --- | --- |" + (" --- | --- |" if with_baseline else "")]
+    for row in hostile["rows"]:
+        line = f"| {row['size'] / 2**20:g} MiB | {ms(row['coverage'])} | {ms(row['lsp'])} |"
+        if with_baseline:
+            line += f" {cell(row['baseline_coverage'])} | {cell(row['baseline_lsp'])} |"
+        lines.append(line)
+    return "\n".join(lines + ["", HOSTILE_END])
+
+
 def machine():
     cpu = "unknown"
     for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -550,7 +650,7 @@ def mib(size):
     return f"{size / 2**20:,.0f} MiB"
 
 
-def render(results, growth, everyday, editor, baseline, info, tools, load_before, load_after, other, command):
+def render(results, growth, everyday, editor, baseline, hostile, info, tools, load_before, load_after, other, command):
     lines = [BEGIN, "", f"Regenerate with `{command}`. Numbers are medians of several runs, each command's after one",
              "run that is not counted (so that all of them read their files from a warm page cache); lint, build and",
              "xmllint take turns, one run of each at a time, so that they are timed on the same machine (`measure_in_turn`",
@@ -629,6 +729,8 @@ def render(results, growth, everyday, editor, baseline, info, tools, load_before
                   "| `msgc lint` | at the baseline | ratio |", "| --- | --- | --- |",
                   f"| {ms(baseline['msgc']['wall'])} | {ms(baseline['baseline']['wall'])} "
                   f"| {baseline['msgc']['wall'] / baseline['baseline']['wall']:.3f}× |"]
+    if hostile:
+        lines += ["", render_hostile(hostile)]
     lines += ["", "### Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
     for name, measured, met in targets(results, growth, everyday, editor, baseline):
         lines.append(f"| {name} | {measured} | {'n/a' if met is None else 'yes' if met else '**no**'} |")
@@ -805,6 +907,8 @@ def main(argv):
                         help="time only `msgc lsp` (bench_editor) and print it; BENCHMARKS.md is left as it is")
     parser.add_argument("--apply-only", action="store_true", help="time only `msgc apply` against the stand-in")
     parser.add_argument("--msgc", metavar="PATH", help="with --apply-only: the msgc binary to time (default: a release build)")
+    parser.add_argument("--hostile-only", action="store_true",
+                        help="time only the hostile inputs (bench_hostile) and replace only their part of BENCHMARKS.md")
     args = parser.parse_args(argv[1:])
     if args.editor_only:
         msgc = build_msgc(ROOT / args.scratch_path)
@@ -837,6 +941,15 @@ def main(argv):
 
     msgc = build_msgc(ROOT / args.scratch_path)
     baseline_binary, baseline_commit = build_baseline(args.baseline) if args.baseline else (None, None)
+    if args.hostile_only:
+        section = render_hostile(bench_hostile(msgc, baseline_binary, baseline_commit))
+        path = ROOT / "BENCHMARKS.md"
+        text = path.read_text()
+        if HOSTILE_BEGIN not in text or HOSTILE_END not in text:
+            raise SystemExit(f"BENCHMARKS.md has no {HOSTILE_BEGIN} part to replace: run the whole benchmark once")
+        path.write_text(text[:text.index(HOSTILE_BEGIN)] + section + text[text.index(HOSTILE_END) + len(HOSTILE_END):])
+        print(section)
+        return
     pofilter = pofilter_binary()
     load_before = load_average()
     start = time.perf_counter(), busy_cpu_seconds(), children_cpu_seconds()
@@ -846,6 +959,7 @@ def main(argv):
     editor = bench_editor(args.seed, msgc) if "app" in results else None
     baseline = bench_baseline(args.seed, msgc, baseline_binary, baseline_commit) if baseline_binary else None
     apply = bench_apply(msgc)
+    hostile = bench_hostile(msgc, baseline_binary, baseline_commit)
     wall = time.perf_counter() - start[0]
     seconds = max(0.0, (busy_cpu_seconds() - start[1]) - (children_cpu_seconds() - start[2]))
     other = {"seconds": seconds, "wall": wall, "share": seconds / (wall * (os.cpu_count() or 1))}
@@ -856,7 +970,7 @@ def main(argv):
         command += f" --everyday '{args.everyday}'"
     if args.baseline:
         command += f" --baseline {args.baseline}"
-    section = render(results, growth, everyday, editor, baseline, machine(), versions(msgc, pofilter), load_before, load_after, other, command)
+    section = render(results, growth, everyday, editor, baseline, hostile, machine(), versions(msgc, pofilter), load_before, load_after, other, command)
     path = ROOT / "BENCHMARKS.md"
     text = path.read_text() if path.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
     if BEGIN in text and END in text:

@@ -20,6 +20,10 @@ final class AppleClient: @unchecked Sendable {
         case uploadImage = "Upload Image"
         case uploadMessage = "Upload Message"
         case configureDefault = "Configure Default Message"
+        case deleteMessage = "Delete Message"
+        case deleteImage = "Delete Image"
+        case getDefault = "Get Default Message"
+        case deleteDefault = "Delete Default Message"
     }
 
     struct Response {

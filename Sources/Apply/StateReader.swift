@@ -17,11 +17,25 @@ public enum StateReader {
 
     /// `msgc state fetch`: the state file's bytes (msgc's canonical JSON) and the warnings about
     /// entries it left out.
-    public static func document(base: APIBase, credentials: Credentials, environment: Environment, pace: Pace) throws(Failure)
-        -> (bytes: [UInt8], warnings: [String]) {
+    /// With `defaultsOf`, also the default Apple serves for each product and locale that bundle
+    /// configures (`--defaults`).
+    public static func document(
+        base: APIBase, credentials: Credentials, environment: Environment, pace: Pace, defaultsOf bundle: BundleContents? = nil
+    ) throws(Failure) -> (bytes: [UInt8], warnings: [String]) {
         let client = AppleClient(base: base, credentials: credentials, pacer: Pacer(pace.settings(environment)), backoff: 0.5 * pace.timeScale)
-        let read = try read(client)
-        return (read.state.json.canonicalBytes, read.warnings)
+        var fetched = try read(client)
+        if let bundle {
+            do {
+                let served = try DefaultReader.read(client, pairs: Array(DefaultReader.configured(bundle).keys))
+                fetched.state.defaults = served.served.map { pair, message in
+                    HeldDefault(product: pair.product, locale: pair.locale, messageIdentifier: message, location: SourceLocation(path: ""))
+                }
+                fetched.warnings += served.warnings
+            } catch {
+                throw Failure(description: Applier.describe(error), status: Applier.status(error))
+            }
+        }
+        return (fetched.state.json.canonicalBytes, fetched.warnings)
     }
 
     /// Both lists, and the warnings about what in them msgc does not use.

@@ -67,8 +67,26 @@ public enum BundleReader {
     /// Reads the bundle in `folder` and checks every file against its manifest: each entry's
     /// SHA-256, and the digest over the whole file list (a file added, removed or changed after
     /// msgc wrote the bundle fails it).
+    ///
+    /// What costs nothing is checked first: a file the manifest does not list, or one larger than
+    /// any file msgc writes, fails the bundle before a byte of any file is hashed (a stray file
+    /// of gigabytes took seconds to hash just to learn the digest differed).
     public static func readVerified(_ folder: URL, displayPath: String) throws(Failure) -> BundleContents {
         let contents = try read(folder, displayPath: displayPath)
+        var limits: [String: Int] = [:]
+        for entry in contents.manifest.entries {
+            limits[entry.file] = entry.operation == .uploadImage ? ContentLimits.maxImageBytes : maxJSONBytes
+        }
+        for file in contents.files {
+            guard let limit = limits[file] else {
+                throw Failure("'\(displayPath)' is damaged: '\(file)' is not in its manifest (a file was added after msgc wrote it)")
+            }
+            var status = stat()
+            guard stat(folder.appendingPathComponent(file).path, &status) == 0 else { throw Failure("'\(displayPath)/\(file)' cannot be read") }
+            guard Int(status.st_size) <= limit else {
+                throw Failure("'\(displayPath)' is damaged: '\(file)' has \(status.st_size) bytes, more than msgc writes there (at most \(limit))")
+            }
+        }
         var hashes: [String: String] = [:]
         for file in contents.files {
             // Streamed: a stray file of any size costs a megabyte of memory, not its size.

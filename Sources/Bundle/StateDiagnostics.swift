@@ -111,5 +111,5 @@ public enum StateDiagnostics {
         ])
 
     /// Every state code, alphabetized by code.
-    public static let all: [RuleInfo] = [invalidStateFile, rejectedAtApple, defaultDeferred, unusableIdentifier, imageSizeContradiction]
+    public static let all: [RuleInfo] = [invalidStateFile, rejectedAtApple, defaultDeferred, unusableIdentifier, imageSizeContradiction, defaultDrift, strayDefault]
 }

@@ -63,8 +63,9 @@ public enum StateFileParser {
         let images = list(
             in: root, outer: "images", inner: "imageIdentifiers", identifierKey: "imageIdentifier", stateKey: "imageState",
             sizeKey: "imageSize", path: path, diagnostics: &diagnostics)
+        let defaults = StateDefaultsParser.read(root, path: path, diagnostics: &diagnostics)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
-        return (StateFile(messages: messages, images: images), diagnostics)
+        return (StateFile(messages: messages, images: images, defaults: defaults), diagnostics)
     }
 
     private static func list(

@@ -141,6 +141,7 @@ public enum BundleBuilder {
         }
 
         var defaultOperations: [Manifest.Entry] = []
+        var configuredDefaults: [DefaultDrift.Configured] = []
         for message in planned {
             let localized = message.localized
             files[message.file] = message.body
@@ -161,6 +162,7 @@ public enum BundleBuilder {
             }
 
             guard localized.message.isDefaultMessage else { continue }
+            configuredDefaults.append(DefaultDrift.Configured(localized: localized, identifier: message.identifier))
             let defaultFile = "defaults/\(localized.message.product.value)/\(localized.locale).json"
             let defaultBytes = JSONValue.object(["messageIdentifier": .string(message.identifier)]).canonicalBytes
             files[defaultFile] = defaultBytes
@@ -178,6 +180,8 @@ public enum BundleBuilder {
                 defaultOperations.append(configure)
             }
         }
+
+        if let state { diagnostics += DefaultDrift.diagnostics(configuredDefaults, config: input.config, state: state) }
 
         var manifest = Manifest(
             generatorVersion: input.generatorVersion, bundleId: input.config.bundleId.value, environment: input.environment,

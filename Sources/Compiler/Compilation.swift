@@ -8,20 +8,26 @@ import XLIFF
 
 /// The front half of every command: read the tree, bind translations, run the rules.
 public struct Compilation: Sendable {
+    /// The content tree's folder (standardized) that the compilation read.
+    public var root: URL
     public var catalog: Catalog
     public var localization: Localization
-    /// Parser and rule findings together, sorted for output.
+    /// Parser and rule findings together, at their rules' default severities: what a command
+    /// hands to the policy with whatever it found itself (`SeverityPolicy.outcome(of:fails:)`).
+    public var findings: [Diagnostic]
+    /// msgc.yaml's `rules:` as a policy, without `--strict`, which is the command's.
+    public var policy: SeverityPolicy
+    /// `findings` under `policy`, sorted for output: what the stages after compiling read (the
+    /// release plan, coverage, preview, the language server).
     public var diagnostics: [Diagnostic]
-    /// msgc.yaml's `rules:`, for findings made after compiling (a build's): `settle` applies them.
-    public var settings: RuleSettings
 
-    public init(
-        catalog: Catalog, localization: Localization, diagnostics: [Diagnostic], settings: RuleSettings = RuleSettings([], codes: [])
-    ) {
+    public init(root: URL, catalog: Catalog, localization: Localization, findings: [Diagnostic], policy: SeverityPolicy) {
+        self.root = root
         self.catalog = catalog
         self.localization = localization
-        self.diagnostics = diagnostics
-        self.settings = settings
+        self.findings = findings
+        self.policy = policy
+        self.diagnostics = policy.settle(findings).sortedForOutput()
     }
 
     /// Reads and checks the content tree at `root`.
@@ -52,22 +58,8 @@ public struct Compilation: Sendable {
         let findings = context.map(Linter.lint(context:)) ?? []
         let settings = RuleSettings(catalog.config?.ruleSettings ?? [], codes: Codes.all)
         return Compilation(
-            catalog: catalog, localization: localization,
-            diagnostics: (settings.apply(to: parseDiagnostics) + settle(findings, settings: settings) + settings.diagnostics).sortedForOutput(),
-            settings: settings)
-    }
-
-    /// Findings made after compiling (a build's) settled as the compilation's own findings are.
-    public func settle(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        Self.settle(diagnostics, settings: settings)
-    }
-
-    /// The severity of findings reported at their rule's default, in this order: msgc.yaml's
-    /// `rules:` first, then the pseudo-locale forecast, so that no setting (`TXT011: error`)
-    /// turns a forecast about a locale that never ships back into an error. `--strict` comes
-    /// last, in `Outcome`, and does raise a forecast: it fails on every warning.
-    static func settle(_ findings: [Diagnostic], settings: RuleSettings) -> [Diagnostic] {
-        forecastingPseudoLocales(settings.apply(to: findings))
+            root: tree.root, catalog: catalog, localization: localization, findings: parseDiagnostics + findings + settings.diagnostics,
+            policy: SeverityPolicy(settings: settings))
     }
 
     /// A parser finding in an XLIFF file names the file's target language as written; where
@@ -133,41 +125,9 @@ public struct Compilation: Sendable {
         return nil
     }
 
-    /// A finding in a pseudo locale is a forecast of what real translations may run into, not a
-    /// mistake in anything that ships: an error there is reported as a warning, with a note
-    /// that says so (`--strict` still fails on it). Whether a locale is a pseudo locale is asked
-    /// once per locale, not once per finding: a tree whose headers were all edited has 20,000
-    /// stale translations in a few dozen locales.
-    static func forecastingPseudoLocales(_ findings: [Diagnostic]) -> [Diagnostic] {
-        var findings = findings
-        var pseudoLocales: [String: Bool] = [:]
-        for index in findings.indices {
-            guard let locale = findings[index].subject?.locale else { continue }
-            let isPseudo: Bool
-            if let known = pseudoLocales[locale] {
-                isPseudo = known
-            } else {
-                isPseudo = PseudoLocale.isPseudo(locale)
-                pseudoLocales[locale] = isPseudo
-            }
-            guard isPseudo else { continue }
-            if findings[index].severity == .error { findings[index].severity = .warning }
-            findings[index].notes.append(
-                Note("\(locale) is a pseudo locale: this forecasts what a translation may run into; pseudo locales never ship"))
-        }
-        return findings
-    }
-
-    /// Source text for every file a diagnostic points into: the YAML the parser kept, plus
-    /// the other files (XLIFF) read again, only when something is reported in them.
-    public func snippetSources(root: URL) -> [String: SourceFile] {
-        var sources = catalog.sourceFiles
-        let tree = ContentTree(root: root)
-        for path in diagnostics.files().map(\.string).sorted() where sources[path] == nil && !path.hasPrefix("images/") {
-            if let file = tree.sourceFile(at: path) { sources[path] = file }
-        }
-        return sources
-    }
+    /// Source text for every file a diagnostic points into: what the tree's one read kept
+    /// (`ContentTree.load`), so that no snippet reads a file again.
+    public var snippetSources: [String: SourceFile] { catalog.sourceFiles }
 
     /// Whether a finding is an I/O failure (exit status 2) rather than a content mistake.
     public var hasIOFailure: Bool {

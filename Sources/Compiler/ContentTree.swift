@@ -109,7 +109,7 @@ public struct ContentTree: Sendable {
         case .success(let bytes):
             let (parsed, source, configDiagnostics) = ConfigParser.parse(bytes: bytes)
             config = parsed
-            if let source { sources[source.path] = source }
+            if let source = source ?? Self.text(of: bytes, path: ProjectConfig.fileName) { sources[source.path] = source }
             diagnostics += configDiagnostics
         case .failure(.file(.missing)):
             diagnostics.append(ParserDiagnostics.missingConfig.diagnose(
@@ -141,7 +141,8 @@ public struct ContentTree: Sendable {
                 switch bytes(of: path, limit: ContentLimits.maxSourceBytes) {
                 case .success(let bytes):
                     if let cached = cache?.source(path, bytes: bytes) { return .source(cached) }
-                    let parsed = MessageSourceParser.read(bytes: bytes, path: path)
+                    var parsed = MessageSourceParser.read(bytes: bytes, path: path)
+                    if parsed.source == nil { parsed.source = Self.text(of: bytes, path: path) }
                     return .source(cache?.store(source: parsed, path: path, bytes: bytes) ?? parsed)
                 case .failure(let failure):
                     return .source(ParsedMessageSource(unreadable: path, diagnostics: [readFailure(failure, path: path)]))
@@ -221,15 +222,10 @@ public struct ContentTree: Sendable {
         return (catalog, diagnostics)
     }
 
-    /// The text of a file of the tree read afresh, for source snippets of a file `load` kept no
-    /// text of: nil unless it is no larger than msgc reads for XLIFF and, outside
-    /// `translations/`, valid UTF-8 (with or without BOM). An XLIFF file reads as
-    /// `XLIFFReader.snippetSource` gives it.
-    public func sourceFile(at path: String) -> SourceFile? {
-        guard let normalized = Self.normalize(path),
-              case .success(let bytes) = bytes(of: normalized, limit: ContentLimits.maxXLIFFBytes)
-        else { return nil }
-        if normalized.hasPrefix("translations/") { return XLIFFReader.snippetSource(bytes: bytes, path: path) }
+    /// The text of a YAML file the parser made no document of (YAML nested too deep, aliases
+    /// that expand too far), kept from the one read for its findings' snippets; nil unless
+    /// it is UTF-8.
+    static func text(of bytes: [UInt8], path: String) -> SourceFile? {
         guard case .success(let text) = UTF8Text.decode(bytes) else { return nil }
         return SourceFile(path: path, text: text)
     }

@@ -1,15 +1,12 @@
 import Diagnostics
 import Model
-import Parser
 
-/// How a command ends: the diagnostics it reports, with their final severities, and the exit
-/// status they give.
+/// How a command ends: what it reports, severities final, and its status, which `main` alone
+/// turns into the exit code.
 ///
-/// A finding's severity is decided in this order and nowhere else: the rule's default, then
-/// msgc.yaml's `rules:`, then the pseudo-locale forecast (both in `Compilation.settle`), then
-/// `--strict`, applied here. The exit status follows from what is reported: a file msgc could
-/// not read is status 2, an error status 1, and a command may raise the status for what it
-/// found itself (a bundle it could not write, a review that is still pending).
+/// An outcome with findings comes from `SeverityPolicy.outcome(of:fails:)`, which decides both;
+/// a command that reports no findings (diff, apply, a write that failed) ends with a status of
+/// its own.
 public struct Outcome: Sendable {
     /// msgc's exit statuses (`ExitStatus`), the same for every command.
     public typealias Status = ExitStatus
@@ -18,25 +15,17 @@ public struct Outcome: Sendable {
     public private(set) var diagnostics: [Diagnostic]
     public private(set) var status: Status
 
-    /// The outcome of reporting `diagnostics`: warnings become errors with `strict`, and any
-    /// error for which `fails` holds gives status 1 (a build fails only on errors that block it;
-    /// with `strict`, every error counts).
-    public init(_ diagnostics: [Diagnostic], strict: Bool, fails: (Diagnostic) -> Bool = { _ in true }) {
-        self.diagnostics = strict ? diagnostics.escalatingWarnings() : diagnostics
-        if diagnostics.contains(where: { ParserDiagnostics.ioFailureCodes.contains($0.code) }) {
-            status = .failure
-        } else if self.diagnostics.contains(where: { $0.severity == .error && (strict || fails($0)) }) {
-            status = .findings
-        } else {
-            status = .success
-        }
+    init(_ diagnostics: [Diagnostic], status: Status) {
+        self.diagnostics = diagnostics
+        self.status = status
     }
 
-    /// A build's outcome: errors in message sources and the configuration fail it, errors in
-    /// translations only leave their messages out (`ReleasePlan`), unless `strict`.
-    public static func build(_ diagnostics: [Diagnostic], strict: Bool, sourceLocale: String?) -> Outcome {
-        Outcome(diagnostics, strict: strict) { ReleasePlan.blocksBuild($0, sourceLocale: sourceLocale) }
+    /// An outcome without findings.
+    public init(status: Status) {
+        self.init([], status: status)
     }
+
+    public static let success = Outcome(status: .success)
 
     /// Raises the status to `status` unless a more serious one is already set.
     public mutating func raise(to status: Status) {

@@ -4,10 +4,9 @@ import Parser
 
 /// msgc.yaml's `rules:` checked against every code msgc knows, and applied.
 ///
-/// A setting turns a code off or makes it a warning or an error, after each check has reported
-/// at its default severity and before a pseudo locale's errors become forecasts (the order is
-/// `Compilation.settle`'s; `--strict`, applied last by `Outcome`, raises every warning left). A setting may not lower an error that Apple would refuse or that
-/// msgc cannot read past (`RuleInfo.mayBeLowered`).
+/// A setting turns a code off or makes it a warning or an error; `SeverityPolicy` applies the
+/// settings, in the order it documents. A setting may not lower an error that Apple would
+/// refuse or that msgc cannot read past (`RuleInfo.mayBeLowered`).
 public struct RuleSettings: Sendable {
     /// The level set for each code that has a usable setting.
     public private(set) var levels: [String: RuleSetting.Level] = [:]

@@ -50,8 +50,8 @@ public enum TranslatorReport {
     public static let infos = [untranslatedFields, unitsWaitForSources]
     public static let codes: Set<String> = Set(infos.map(\.code))
 
-    /// The notes for each readable translation file whose path `isReported` accepts, with
-    /// msgc.yaml's `rules:` applied, in path order.
+    /// The notes for each readable translation file whose path `isReported` accepts, in path
+    /// order, at their default severity (note): the command's policy settles them with the rest.
     public static func notes(for compilation: Compilation, reportingOn isReported: (String) -> Bool) -> [Diagnostic] {
         let catalog = compilation.catalog
         guard let config = catalog.config else { return [] }
@@ -70,7 +70,7 @@ public enum TranslatorReport {
                 notes.append(note)
             }
         }
-        return compilation.settle(notes)
+        return notes
     }
 
     /// TRN006: the locale's fields without a usable translation in `file`, by why.

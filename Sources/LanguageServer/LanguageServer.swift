@@ -32,6 +32,8 @@ public final class LanguageServer {
     /// How many line indexes of documents `lineIndex(for:)` has made: one per document a check
     /// turns positions in (for tests).
     private(set) var lineIndexesMade = 0
+    /// The `errno` of the first message that could not be written to the editor.
+    private var writeFailure: Int32?
 
     struct Document {
         var uri: String
@@ -50,10 +52,18 @@ public final class LanguageServer {
     }
 
     /// Serves standard input and output until `exit`; returns the exit status: 0 after
-    /// `shutdown`, 1 when `exit` came without it or the stream ended.
+    /// `shutdown`, 1 when `exit` came without it or the stream ended, 2 when standard output
+    /// cannot be written (the editor cannot be answered any more).
+    ///
+    /// Standard error is only the editor's log: a line that cannot be written there (a full
+    /// disk, a closed pipe) is dropped, and the server goes on. SIGPIPE is ignored so that a
+    /// closed pipe is a failed write the server handles, on either stream, and not its end.
     public static func serve(version: String) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
         let server = LanguageServer(writer: MessageWriter(fileDescriptor: 1), version: version) { line in
-            FileHandle.standardError.write(Data(("msgc lsp: " + line + "\n").utf8))
+            // Lines quote what the editor sent (method names, paths): terminal-safe, as a
+            // server started by hand in a terminal shows them there.
+            _ = MessageWriter.writeAll(Array(("msgc lsp: " + TerminalText.escaped(line) + "\n").utf8), to: 2)
         }
         var reader = MessageReader(fileDescriptor: 0)
         return server.run(&reader)
@@ -64,10 +74,19 @@ public final class LanguageServer {
             switch reader.next() {
             case .end:
                 return isShutDown ? 0 : 1
-            case .badHeader(let why):
+            case .skipped(let why, let lost):
                 log("skipped \(why)")
+                // A message may have been in what was dropped: say so as JSON-RPC says for a
+                // message whose id cannot be known.
+                if lost { respondError(id: .null, code: -32700, "skipped \(why)") }
+            case .notice(let what):
+                log(what)
             case .message(let body):
                 if let status = handle(body) { return status }
+            }
+            if let failure = writeFailure {
+                log("cannot write to standard output: \(String(cString: strerror(failure))); stopping")
+                return failure == EPIPE ? (isShutDown ? 0 : 1) : 2
             }
         }
     }
@@ -114,9 +133,20 @@ public final class LanguageServer {
         case "textDocument/didChange":
             guard let uri = Self.string(params?.member("textDocument")?.member("uri")), var document = documents[uri],
                   case .array(let changes)? = params?.member("contentChanges")?.value else { return invalidParams(id, method) }
+            // Each ranged edit re-reads the document to find its place (the server asks for whole
+            // texts, `change: 1`, so an editor sends ranges only against that): bounded, or one
+            // notification of many edits to a large document would hold the server for minutes.
+            var work = 0
             for change in changes {
                 guard let text = Self.string(change.member("text")) else { continue }
                 if let range = change.member("range") {
+                    work += document.text.count
+                    guard work <= Self.maxRangedEditBytes else {
+                        log("didChange: \(changes.count) edits to a document of \(document.text.count) bytes are more than the server applies at once; \(uri) is taken as closed")
+                        close(uri)
+                        if let id { respondError(id: id, code: -32602, "too many edits at once; send the whole text") }
+                        return nil
+                    }
                     let index = LineIndex(document.text)
                     let start = index.offset(of: Self.position(range.member("start")))
                     let end = max(start, index.offset(of: Self.position(range.member("end"))))
@@ -133,12 +163,7 @@ public final class LanguageServer {
             check(changed: uri)
         case "textDocument/didClose":
             guard let uri = Self.string(params?.member("textDocument")?.member("uri")) else { return invalidParams(id, method) }
-            documents[uri] = nil
-            if published[uri] != nil {
-                publish(uri, [], version: nil)
-                published[uri] = nil
-            }
-            check(changed: nil)
+            close(uri)
         case "textDocument/codeAction":
             respond(id: id, codeActions(params))
         case "textDocument/hover":
@@ -149,6 +174,19 @@ public final class LanguageServer {
             }
         }
         return nil
+    }
+
+    /// The most bytes of document the ranged edits of one didChange may re-read, in all.
+    static let maxRangedEditBytes = 64 << 20
+
+    /// Forgets an open document: the disk's text counts again, and its findings are cleared.
+    private func close(_ uri: String) {
+        documents[uri] = nil
+        if published[uri] != nil {
+            publish(uri, [], version: nil)
+            published[uri] = nil
+        }
+        check(changed: nil)
     }
 
     private func invalidParams(_ id: JSONValue?, _ method: String) -> Int32? {
@@ -372,7 +410,8 @@ public final class LanguageServer {
     }
 
     private func send(_ message: JSONValue) {
-        writer.send(message.canonicalBytes)
+        guard writeFailure == nil else { return }
+        writeFailure = writer.send(message.canonicalBytes)
     }
 
     // MARK: - Reading parameters

@@ -154,38 +154,49 @@ public struct JSONDocument {
             while let byte = next, byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") { advance() }
         }
 
+        /// Reads a string, in time linear in its length: the text is gathered as UTF-8 bytes
+        /// (each run between escapes checked once, each escape encoded in place) and made a
+        /// `String` once at the end. Appending runs to a `String.UnicodeScalarView` instead
+        /// copied the whole string so far at every escape that followed a run.
         mutating func string() throws(SyntaxError) -> String {
             advance()  // the opening quote
-            // The string's UTF-8, escapes decoded, checked once at its end. Appending each run
-            // between escapes to a String copied the whole string each time: a 1 MB document in
-            // an editor's didChange (thousands of `\n`) took a second to read.
-            var utf8: [UInt8] = []
+            var text: [UInt8] = []
+            var runStart = offset
+            func flush(_ reader: Reader) throws(SyntaxError) {
+                guard runStart < reader.offset else { return }
+                let run = reader.bytes[runStart..<reader.offset]
+                guard Self.isValidUTF8(run) else { throw reader.error("the string is not valid UTF-8") }
+                text.append(contentsOf: run)
+            }
             while true {
                 guard let byte = next else { throw error("the file ends inside a string") }
                 switch byte {
                 case UInt8(ascii: "\""):
-                    guard let text = String(validating: utf8, as: UTF8.self) else { throw error("the string is not valid UTF-8") }
+                    try flush(self)
                     advance()
-                    return text
+                    return String(decoding: text, as: UTF8.self)
                 case UInt8(ascii: "\\"):
+                    try flush(self)
                     advance()
-                    utf8.append(contentsOf: UTF8.encode(try escape())!)
+                    text.append(contentsOf: UTF8.encode(try escape())!)
+                    runStart = offset
                 case 0x00..<0x20:
                     throw error("control character \(String(format: "U+%04X", byte)) inside a string; JSON requires it escaped")
                 default:
-                    // The run up to the next quote, escape or control character at once: it has
-                    // no line break, so only the column moves (one per scalar).
-                    var end = offset
-                    var scalars = 0
-                    while end < bytes.count {
-                        let byte = bytes[end]
-                        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                        if byte & 0xC0 != 0x80 { scalars += 1 }
-                        end += 1
-                    }
-                    utf8.append(contentsOf: bytes[offset..<end])
-                    offset = end
-                    column += scalars
+                    advance()
+                }
+            }
+        }
+
+        /// Whether `run` is well-formed UTF-8 (no overlong forms, surrogates or bytes past U+10FFFF).
+        static func isValidUTF8(_ run: ArraySlice<UInt8>) -> Bool {
+            var decoder = UTF8()
+            var iterator = run.makeIterator()
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: return true
+                case .error: return false
                 }
             }
         }

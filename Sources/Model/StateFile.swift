@@ -58,11 +58,15 @@ public struct StateFile: Hashable, Sendable {
     public var messages: [HeldUpload]
     /// Images in the file's order; an identifier listed twice keeps its first entry.
     public var images: [HeldUpload]
+    /// The defaults Apple serves, when the state was fetched with `--defaults`; nil for a state
+    /// file without them (written by earlier versions, or fetched without `--defaults`).
+    public var defaults: [HeldDefault]?
 
     private var messageIndex: [String: Int]
     private var imageIndex: [String: Int]
 
-    public init(messages: [HeldUpload], images: [HeldUpload]) {
+    public init(messages: [HeldUpload], images: [HeldUpload], defaults: [HeldDefault]? = nil) {
+        self.defaults = defaults
         var messageIndex: [String: Int] = [:]
         var keptMessages: [HeldUpload] = []
         for held in messages where messageIndex[held.identifier] == nil {
@@ -106,9 +110,11 @@ extension StateFile {
                 return .object(members)
             })
         }
-        return .object([
+        var object: [String: JSONValue] = [
             "messages": .object(["messageIdentifiers": items(messages, identifierKey: "messageIdentifier", stateKey: "messageState")]),
             "images": .object(["imageIdentifiers": items(images, identifierKey: "imageIdentifier", stateKey: "imageState")]),
-        ])
+        ]
+        if let defaults { object["defaults"] = HeldDefault.json(defaults) }
+        return .object(object)
     }
 }

@@ -15,6 +15,12 @@ struct YAMLDocument {
     let source: SourceFile
     let root: Node?
     private let lines: [Substring]
+    /// For each line of more than `checkpointStride` scalars, where every `checkpointStride`th
+    /// scalar starts, so that a value's place on a long line is found without walking the line
+    /// from its start each time (a file of thousands of flow mappings on one line took
+    /// quadratic time).
+    private let checkpoints: [Int: [String.Index]]
+    static let checkpointStride = 256
     private let lineMap: YAMLLineMap
 
     /// Parses `bytes` read from `path`; a file that cannot be used gives a nil root and diagnostics.
@@ -71,7 +77,32 @@ struct YAMLDocument {
         self.source = source
         self.root = root
         self.lines = Self.lines(of: source.text)
+        self.checkpoints = Self.checkpoints(of: lines)
         self.lineMap = lineMap
+    }
+
+    static func checkpoints(of lines: [Substring]) -> [Int: [String.Index]] {
+        var result: [Int: [String.Index]] = [:]
+        for (number, line) in lines.enumerated() where line.utf8.count > checkpointStride {
+            var marks: [String.Index] = []
+            var count = 0
+            for index in line.unicodeScalars.indices {
+                if count % checkpointStride == 0 { marks.append(index) }
+                count += 1
+            }
+            if marks.count > 1 { result[number] = marks }
+        }
+        return result
+    }
+
+    /// Line `line` (0-based) from its scalar `offset` on.
+    func rest(ofLine line: Int, from offset: Int) -> Substring {
+        let scalars = lines[line].unicodeScalars
+        guard offset > 0 else { return Substring(scalars) }
+        guard let marks = checkpoints[line] else { return Substring(scalars.dropFirst(offset)) }
+        let mark = min(offset / Self.checkpointStride, marks.count - 1)
+        let start = scalars.index(marks[mark], offsetBy: offset - mark * Self.checkpointStride, limitedBy: scalars.endIndex) ?? scalars.endIndex
+        return Substring(scalars[start...])
     }
 
     /// `text.hasPrefix(prefix)`, which compares Characters, settled from the bytes when they can
@@ -238,14 +269,14 @@ struct YAMLDocument {
         let position = lineMap.position(of: mark)
         let location = SourceLocation(file: file, line: position.line, column: position.column)
         guard position.line - 1 < lines.count else { return Located(scalar.string, at: location, style: .opaque) }
-        let rest = lines[position.line - 1].unicodeScalars.dropFirst(position.column - 1)
+        let rest = self.rest(ofLine: position.line - 1, from: position.column - 1)
         let value = scalar.string
         let style: ScalarStyle
         switch scalar.style {
-        case .plain where Self.hasPrefix(Substring(rest), value):
+        case .plain where Self.hasPrefix(rest, value):
             style = .plain
-        case .singleQuoted where Self.hasPrefix(Substring(rest), "'" + value + "'"),
-             .doubleQuoted where Self.hasPrefix(Substring(rest), "\"" + value + "\""):
+        case .singleQuoted where Self.hasPrefix(rest, "'" + value + "'"),
+             .doubleQuoted where Self.hasPrefix(rest, "\"" + value + "\""):
             style = .quoted(hasEscapes: false)
         case .singleQuoted, .doubleQuoted:
             style = .quoted(hasEscapes: true)

@@ -86,8 +86,7 @@ struct CommonOptions: ParsableArguments {
         let blocking = diagnostics.filter { ReleasePlan.blocksBuild($0, sourceLocale: sourceLocale) }
         guard !blocking.isEmpty else { return }
         write(blocking, sources: catalog.sourceFiles, to: .standardError)
-        Output.error("fix the message sources first; \(nothing)")
-        throw Outcome.Status.findings.exitCode
+        throw Refusal(.findings, "fix the message sources first; \(nothing)")
     }
 
     /// Fails with exit status 2 when the content folder does not exist.
@@ -126,8 +125,7 @@ func refuseToLoseTranslations(
         let locale = language.map { " (\($0))" } ?? ""
         why = "holds \(count) translation\(count == 1 ? "" : "s")\(locale) that the new file would not carry over"
     }
-    Output.error("'\(out)' \(why); nothing was written. Choose another --out, or move the file away first")
-    throw Outcome.Status.failure.exitCode
+    throw Refusal(.failure, "'\(out)' \(why); nothing was written. Choose another --out, or move the file away first")
 }
 
 /// Whether `out` is the locale's file in the content tree (`usedFile`, root-relative), however
@@ -164,8 +162,7 @@ func refuseToWriteIntoTheTree(at out: String, contentPath: String, localeFile: S
     } else {
         return
     }
-    Output.error("'\(out)' \(why). Nothing was written; choose another --out")
-    throw Outcome.Status.failure.exitCode
+    throw Refusal(.failure, "'\(out)' \(why). Nothing was written; choose another --out")
 }
 
 private func resolvedPath(_ path: String) -> String? {
@@ -223,10 +220,7 @@ enum StateOption {
             }
             Output.write(text, to: .standardError)
         }
-        guard let state else {
-            Output.error("the state file cannot be used; nothing was written")
-            throw Outcome.Status.failure.exitCode
-        }
+        guard let state else { throw Refusal(.failure, "the state file cannot be used; nothing was written") }
         return state
     }
 }

@@ -5,7 +5,8 @@ import Diagnostics
 import Foundation
 import Model
 
-/// The msgc command line. Subcommands live in Commands/; only `main` maps outcomes to exit codes.
+/// The msgc command line. Subcommands live in Commands/, each a `MsgcCommand` that returns
+/// its outcome; only `main` maps an outcome to an exit status.
 ///
 /// Every command names itself in its configuration: ArgumentParser otherwise derives each
 /// name from the type's name through reflection, for every subcommand on every run, which
@@ -29,7 +30,7 @@ struct Msgc: ParsableCommand {
             3 (msgc apply) applied what it could, the rest waits for Apple's review.
             """,
         version: version,
-        subcommands: [Init.self, Lint.self, Extract.self, Pseudo.self, PreviewCommand.self, CoverageCommand.self, Build.self, Diff.self, Explain.self, Schema.self, LSP.self, ApplyCommand.self, StateCommand.self]
+        subcommands: [Init.self, Lint.self, Extract.self, Pseudo.self, PreviewCommand.self, CoverageCommand.self, Build.self, Diff.self, Explain.self, Schema.self, LSP.self, ApplyCommand.self, Prune.self, StateCommand.self]
     )
 
     static func main() {
@@ -45,15 +46,25 @@ struct Msgc: ParsableCommand {
             // What was typed is wrong: the message, then the usage of the command it was for.
             fail(error, fullMessage(for: error))
         }
+        let status: ExitStatus
         do {
-            try command.run()
-        } catch let exit as ExitCode {
-            Foundation.exit(exit.rawValue)
+            if let command = command as? any MsgcCommand {
+                status = try command.execute().status
+            } else {
+                // The root and `state` only print their help.
+                try command.run()
+                status = .success
+            }
+        } catch let refusal as Refusal {
+            Output.error(refusal.message)
+            status = refusal.status
         } catch {
             // What was asked for cannot be done (no content tree, a locale the project lacks): the
             // command line was read, so the usage is no help, only where to read about the command.
             fail(error, "Error: \(message(for: error))\n  See '\(commandLine(of: type(of: command))) --help' for more information.")
         }
+        // The one place an outcome becomes an exit status.
+        if status != .success { Foundation.exit(status.rawValue) }
     }
 
     private static func fail(_ error: Error, _ message: String) -> Never {
@@ -78,16 +89,5 @@ struct Msgc: ParsableCommand {
             return nil
         }
         return (path(to: type, from: Msgc.self) ?? ["msgc"]).joined(separator: " ")
-    }
-}
-
-extension Outcome.Status {
-    var exitCode: ExitCode { ExitCode(rawValue) }
-}
-
-extension Outcome {
-    /// Ends the command with the outcome's exit status when it is not success.
-    func finish() throws {
-        if status != .success { throw status.exitCode }
     }
 }

@@ -134,8 +134,9 @@ import Testing
         try FileManager.default.createSymbolicLink(
             at: tree.root.appendingPathComponent("messages/b.yaml"), withDestinationURL: outside.root.appendingPathComponent("secret.yaml"))
         let contentTree = ContentTree(root: tree.root)
-        #expect(contentTree.sourceFile(at: "messages/b.yaml") == nil)
-        #expect(contentTree.sourceFile(at: "messages/a.yaml") != nil)
+        let (catalog, _) = contentTree.load()
+        #expect(catalog.sourceFiles["messages/b.yaml"] == nil)
+        #expect(catalog.sourceFiles["messages/a.yaml"] != nil)
         #expect(contentTree.placement(of: "messages/b.yaml") == .outside)
         #expect(contentTree.placement(of: "messages/../../x") == .outside)
         #expect(contentTree.placement(of: "messages/none.yaml") == .inside)
@@ -196,7 +197,7 @@ import Testing
         }
         let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
         try tree.write("translations/fr-FR.xliff", bytes: bytes)
-        let file = try #require(ContentTree(root: tree.root).sourceFile(at: "translations/fr-FR.xliff"))
+        let file = try #require(ContentTree(root: tree.root).load().0.sourceFiles["translations/fr-FR.xliff"])
         #expect(file.line(1) == "<?xml version=\"1.0\" encoding=\"UTF-16\"?>")
         #expect(file.line(3) == "<target>Jusqu’à 😀</target>")
     }
@@ -205,8 +206,18 @@ import Testing
         let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config])
         try tree.write("translations/de-DE.xliff", bytes: [0xEF, 0xBB, 0xBF] + Array("<xliff>\n<target>Grüße</target>\n".utf8))
         try tree.write("translations/bad.xliff", bytes: [0xFF, 0xFE, 0x3C])
-        let root = tree.root
-        #expect(ContentTree(root: root).sourceFile(at: "translations/de-DE.xliff")?.line(2) == "<target>Grüße</target>")
-        #expect(ContentTree(root: root).sourceFile(at: "translations/bad.xliff") == nil)
+        let (catalog, _) = ContentTree(root: tree.root).load()
+        #expect(catalog.sourceFiles["translations/de-DE.xliff"]?.line(2) == "<target>Grüße</target>")
+        #expect(catalog.sourceFiles["translations/bad.xliff"] == nil)
+    }
+
+    /// A message source the parser makes no document of (nested too deep) keeps its text from
+    /// the one read, so that its finding shows a snippet without reading the file again.
+    @Test func aSourceWithoutADocumentKeepsItsText() throws {
+        let deep = "messages:\n" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "\n"
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "messages/deep.yaml": deep])
+        let compilation = Compilation.compile(root: tree.root)
+        #expect(compilation.diagnostics.contains { $0.location.path == "messages/deep.yaml" && $0.location.line != nil })
+        #expect(compilation.snippetSources["messages/deep.yaml"]?.line(2)?.hasPrefix("[[[") == true)
     }
 }

@@ -1,7 +1,10 @@
 @testable import Compiler
 import Diagnostics
+import Foundation
 import Model
+import Parser
 import TestSupport
+import XLIFF
 import Testing
 
 /// msgc.yaml's `rules:` change severities in one place, after the checks and before `--strict`.
@@ -42,7 +45,7 @@ import Testing
         ])
         let compilation = Compilation.compile(root: tree.root)
         #expect(!compilation.diagnostics.contains { $0.code == "CFG009" || $0.code == "CFG010" })
-        #expect(compilation.settings.levels == ["TXT011": .error, "LEN002": .off])
+        #expect(compilation.policy.settings.levels == ["TXT011": .error, "LEN002": .off])
     }
 
     /// The order of the severity policy, for every combination that matters: a rule's default
@@ -57,20 +60,50 @@ import Testing
         for locale in ["de-DE", "en-XA"] {
             var finding = Self.finding("TXT011", defaultSeverity)
             finding.subject = Subject(product: "p", key: "k", locale: locale)
-            let settled = Compilation.settle([finding], settings: settings)
-            if level == .off {
-                #expect(settled.isEmpty)
-                continue
-            }
-            let configured = level.map { $0 == .error ? Severity.error : .warning } ?? defaultSeverity
-            let expected: Severity = locale == "en-XA" ? .warning : configured
-            #expect(settled.map(\.severity) == [expected], "\(defaultSeverity) \(String(describing: level)) \(locale)")
-            #expect(settled[0].notes.contains { $0.message.contains("pseudo locale") } == (locale == "en-XA"))
             for strict in [false, true] {
-                let outcome = Outcome(settled, strict: strict)
-                #expect(outcome.diagnostics.map(\.severity) == [strict ? .error : expected])
-                #expect(outcome.status == (strict || expected == .error ? .findings : .success))
+                let policy = SeverityPolicy(settings: settings, strict: strict)
+                let outcome = policy.outcome(of: [finding])
+                if level == .off {
+                    #expect(outcome.diagnostics.isEmpty)
+                    #expect(outcome.status == .success)
+                    continue
+                }
+                let configured = level.map { $0 == .error ? Severity.error : .warning } ?? defaultSeverity
+                let settled: Severity = locale == "en-XA" ? .warning : configured
+                let context = "\(defaultSeverity) \(String(describing: level)) \(locale) strict: \(strict)"
+                #expect(outcome.diagnostics.map(\.severity) == [strict ? .error : settled], "\(context)")
+                #expect(outcome.diagnostics[0].notes.contains { $0.message.contains("pseudo locale") } == (locale == "en-XA"), "\(context)")
+                #expect(outcome.status == (strict || settled == .error ? .findings : .success), "\(context)")
+                // A build fails only on errors that block it; with --strict, on every error.
+                let build = policy.outcome(of: [finding]) { _ in false }
+                #expect(build.status == (strict ? .findings : .success), "\(context)")
             }
         }
+    }
+
+    /// What msgc could not read in a pseudo locale's file is a fault of the file, not a
+    /// forecast: it stays an error, and a file it could not read at all is exit status 2.
+    @Test func readingFindingsAreNoForecast() {
+        let policy = SeverityPolicy(settings: RuleSettings([], codes: Codes.all))
+        var unreadable = Self.finding(XLIFFDiagnostics.missingTargetLanguage.code, .error)
+        unreadable.subject = Subject(product: "p", key: "k", locale: "en-XA")
+        let outcome = policy.outcome(of: [unreadable])
+        #expect(outcome.diagnostics.map(\.severity) == [.error])
+        #expect(outcome.diagnostics[0].notes.isEmpty)
+        #expect(outcome.status == .findings)
+        let io = Self.finding(ParserDiagnostics.ioFailureCodes.sorted()[0], .error)
+        #expect(policy.outcome(of: [io, unreadable]).status == .failure)
+    }
+
+    /// A compilation keeps its findings at their default severities, and its diagnostics are
+    /// those findings under the project's policy: a command settles the findings once.
+    @Test func aCompilationKeepsItsFindingsUnsettled() throws {
+        let tree = try TemporaryTree([
+            "msgc.yaml": TemporaryTree.config + "rules:\n  LEN01: off\n",
+        ])
+        let compilation = Compilation.compile(root: tree.root)
+        #expect(compilation.root.standardizedFileURL == tree.root.standardizedFileURL)
+        #expect(compilation.diagnostics == compilation.policy.settle(compilation.findings).sortedForOutput())
+        #expect(compilation.diagnostics.contains { $0.code == "CFG009" })
     }
 }

@@ -117,4 +117,56 @@ import Testing
         let markdown = CoverageMarkdownRenderer.render(report)
         #expect(!markdown.contains("<script"))
     }
+
+    /// Product ids, locales and state words come from msgc.yaml, XLIFF files and a state file,
+    /// none of them bound to a key's alphabet: with terminal sequences (OSC 52 writes the
+    /// clipboard, ESC[2J clears the screen), line breaks and table syntax in each, no format
+    /// lets one through as itself, and every Markdown row keeps its cells.
+    @Test func hostileNamesReachNoFormatAsThemselves() throws {
+        let osc = "\u{1B}]52;c;cm0gLXJmIH4=\u{07}"
+        let product = "com.example.\(osc)\u{1B}[2J|x\n| a | b |\r\n<img src=x>`*_~~"
+        let locale = "de-DE\u{1B}[2J|\n"
+        let key = "winback\u{1B}[31m"
+        let state = "IN\u{1B}]0;title\u{07}_REVIEW\u{202E}"
+        let cell = CoverageCell(product: product, locale: locale, messageCount: 1, readyCount: 0, isDefaultReady: false, notReady: [
+            NotReadyMessage(key: key, isDefault: true, reasons: [
+                .notTranslated(fields: ["header"], states: [state]),
+                .pending(upload: UploadReference(kind: .image, identifier: "0a1b", imagePath: "images/\(osc).png"), state: state),
+            ]),
+        ])
+        let coverage = ProductCoverage(product: product, defaultKey: key, messageCount: 1, cells: [cell],
+                                       totals: Tally(messages: 1, ready: 0, cells: 1, defaultsReady: 0))
+        let report = CoverageReport(
+            environment: .production, hasState: true, sourceLocale: locale, locales: [locale], products: [coverage, ProductCoverage(
+                product: "com.example.\(osc)plain", defaultKey: nil, messageCount: 0, cells: [], totals: Tally(messages: 0, ready: 0, cells: 0, defaultsReady: 0))],
+            localeTotals: [LocaleTotal(locale: locale, totals: coverage.totals)], totals: coverage.totals, blockingErrorCount: 0)
+
+        for (name, text) in [
+            ("table", CoverageTableRenderer.render(report)), ("coloured table", CoverageTableRenderer.render(report, options: .init(useColor: true))),
+            ("markdown", CoverageMarkdownRenderer.render(report)), ("html", CoverageHTMLRenderer.render(report)),
+            ("json", CoverageJSONRenderer.render(report)),
+        ] {
+            let withoutColour = text.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
+            #expect(!withoutColour.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\r" }, "\(name)")
+            if name == "json" { continue }  // JSON strings are data: controls as \u001b, other text as itself
+            #expect(!withoutColour.unicodeScalars.contains("\u{202E}"), "\(name)")
+            #expect(text.contains("U+001B"), "\(name)")
+            if name == "markdown" || name == "html" { #expect(!text.contains("<img"), "\(name)") }
+        }
+        #expect(CoverageTableRenderer.render(report).contains("<U+001B>]52;c;cm0gLXJmIH4=<U+0007>"))
+
+        // Each Markdown table row is one line with as many cells as its header.
+        let markdown = CoverageMarkdownRenderer.render(report)
+        func cells(_ line: Substring) -> Int {
+            line.replacingOccurrences(of: "\\\\", with: "").replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count - 1
+        }
+        let lines = markdown.split(separator: "\n")
+        let matrix = lines.drop { !$0.hasPrefix("| product | ") }.prefix { $0.hasPrefix("|") }
+        #expect(matrix.count == 5, "\(matrix)")
+        #expect(Set(matrix.map(cells)) == [3], "\(matrix)")
+        let reasons = lines.drop { !$0.hasPrefix("| product | locale |") }.prefix { $0.hasPrefix("|") }
+        #expect(reasons.count == 3, "\(reasons)")
+        #expect(Set(reasons.map(cells)) == [4], "\(reasons)")
+        #expect(!markdown.contains("`winback"), "a key with a control is not put in a code span as it is")
+    }
 }

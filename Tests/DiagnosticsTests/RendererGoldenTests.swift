@@ -190,6 +190,30 @@ import Testing
         #expect(fixes.count == 1)
     }
 
+    /// SARIF's `uri` is a URI reference: a space, `#`, `%`, `?`, `:`, a control and non-ASCII
+    /// text in a file name are percent-encoded (UTF-8), `/` and a name's usual characters not.
+    @Test func sarifURIsArePercentEncoded() throws {
+        #expect(SARIFRenderer.uriReference("content/messages/plain-name_1.2~x.yaml") == "content/messages/plain-name_1.2~x.yaml")
+        let path = "messages/a b#1 100%?é\u{1B}:日.yaml"
+        let encoded = "content/messages/a%20b%231%20100%25%3F%C3%A9%1B%3A%E6%97%A5.yaml"
+        #expect(SARIFRenderer.uriReference("content/" + path) == encoded)
+        var diagnostic = Self.diagnostics[0]
+        diagnostic.location = SourceLocation(path: path, line: 1, column: 1)
+        diagnostic.notes = [Note("here", at: SourceLocation(path: path, line: 2, column: 1))]
+        diagnostic.fixIts = [FixIt("fix", edits: [FixIt.Edit(location: SourceLocation(path: path, line: 1, column: 1, endLine: 1, endColumn: 2), replacement: "x")])]
+        let text = SARIFRenderer.render([diagnostic], options: Self.options, toolVersion: "0.1.0", rules: Codes.all)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let result = try #require(((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
+        func uri(_ location: Any?) -> String? {
+            (((location as? [String: Any])?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String
+        }
+        #expect(uri((result["locations"] as? [Any])?.first) == encoded)
+        #expect(uri((result["relatedLocations"] as? [Any])?.first) == encoded)
+        let change = (((result["fixes"] as? [[String: Any]])?.first?["artifactChanges"] as? [[String: Any]])?.first)
+        #expect((change?["artifactLocation"] as? [String: Any])?["uri"] as? String == encoded)
+        #expect(URL(string: encoded) != nil)
+    }
+
     @Test func githubEscapesDataAndProperties() {
         #expect(GitHubRenderer.escapeData("50%\r\nnext") == "50%25%0D%0Anext")
         #expect(GitHubRenderer.escapeProperty("a:b,c%") == "a%3Ab%2Cc%25")
@@ -261,7 +285,7 @@ enum ReportModel {
                 for edit in fix.edits { byPath[edit.location.path, default: []].append(edit) }
                 let changes: [JSONValue] = byPath.keys.sorted().map { path in
                     [
-                        "artifactLocation": ["uri": .string(options.displayPath(path))],
+                        "artifactLocation": ["uri": .string(SARIFRenderer.uriReference(options.displayPath(path)))],
                         "replacements": .array(byPath[path]!.map { edit in
                             ["deletedRegion": region(edit.location) ?? [:], "insertedContent": ["text": .string(edit.replacement)]]
                         }),
@@ -280,7 +304,7 @@ enum ReportModel {
 
 
     static func physicalLocation(_ location: Model.SourceLocation, options: RenderOptions) -> JSONValue {
-        var physical: [String: JSONValue] = ["artifactLocation": ["uri": .string(options.displayPath(location.path))]]
+        var physical: [String: JSONValue] = ["artifactLocation": ["uri": .string(SARIFRenderer.uriReference(options.displayPath(location.path)))]]
         if let region = region(location) { physical["region"] = region }
         return ["physicalLocation": .object(physical)]
     }

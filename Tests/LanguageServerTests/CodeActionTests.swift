@@ -39,7 +39,7 @@ import TestSupport
                 """,
         ])
         var sent: [[UInt8]] = []
-        let server = LanguageServer(writer: MessageWriter { sent.append($0) }, version: "test") { _ in }
+        let server = LanguageServer(writer: MessageWriter { sent.append($0); return nil }, version: "test") { _ in }
         _ = server.handle(try Self.message("initialize", id: 1, ["rootUri": tree.root.absoluteString, "capabilities": [:] as [String: Any]]))
         let url = tree.root.appendingPathComponent("translations/de-DE.xliff")
         let uri = url.absoluteString

@@ -43,4 +43,28 @@ import Testing
         #expect(index.offset(of: .init(line: 7, character: 0)) == 5)
         #expect(index.offset(of: .init(line: 0, character: 99)) == 2)
     }
+
+    /// A line of thousands of scalars of every width: every column maps as a walk from the
+    /// line's start maps it (the index starts from a checkpoint every 256 scalars).
+    @Test func aLongLineMapsEveryColumnAsAWalkFromItsStart() {
+        let units = ["a", "é", "限", "🎉", "عر", "x\u{301}"]
+        let line = (0..<1500).map { units[$0 % units.count] }.joined()
+        let index = LineIndex("first\n" + line + "\nlast")
+        let scalars = Array(line.unicodeScalars)
+        var utf16 = 0
+        var utf8 = "first\n".utf8.count
+        for column in 1...(scalars.count + 1) {
+            let position = index.position(line: 2, column: column)
+            #expect(position == .init(line: 1, character: utf16), "column \(column)")
+            #expect(index.lineAndColumn(of: position) == (2, column), "column \(column)")
+            #expect(index.offset(of: position) == utf8, "column \(column)")
+            if column <= scalars.count {
+                utf16 += scalars[column - 1].utf16.count
+                utf8 += scalars[column - 1].utf8.count
+            }
+        }
+        #expect(index.position(line: 2, column: 99_999) == .init(line: 1, character: line.utf16.count))
+        #expect(index.position(line: 9, column: 1) == .init(line: 2, character: 4))
+        #expect(index.offset(of: .init(line: 1, character: 99_999)) == "first\n".utf8.count + line.utf8.count)
+    }
 }

@@ -48,7 +48,7 @@ import TestSupport
     @Test func oneLineIndexPerDocumentPerCheck() throws {
         let tree = try Self.staleTree(count: 300)
         var sent: [[UInt8]] = []
-        let server = LanguageServer(writer: MessageWriter { sent.append($0) }, version: "test") { _ in }
+        let server = LanguageServer(writer: MessageWriter { sent.append($0); return nil }, version: "test") { _ in }
         let root = tree.root.absoluteString
         _ = server.handle(Self.message("initialize", id: 1, "{\"rootUri\":\"\(root)\",\"capabilities\":{}}"))
         let xliff = try String(contentsOf: tree.root.appendingPathComponent("translations/de-DE.xliff"), encoding: .utf8)

@@ -39,7 +39,7 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
         // Every code's examples go through the compiler as `msgc lint` does: parsing, the
         // rules, and msgc.yaml's rule settings; a state example goes on through a production build.
         let compilation = Compilation.compile(root: root)
-        var diagnostics = testCase.example.isStateFile ? try Self.build(compilation, state: ExampleTree.stateURL(root)) : compilation.diagnostics
+        var diagnostics = testCase.example.isStateFile ? try Self.build(root: root, state: ExampleTree.stateURL(root)) : compilation.diagnostics
         if TranslatorReport.codes.contains(testCase.info.code) {
             // A translator's report's notes go through `msgc lint translations/`, which reports
             // on the translation files only.
@@ -84,16 +84,13 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
         return true
     }
 
-    /// What `msgc build --environment production --state STATE` reports after compiling: the
-    /// state file's findings, else the compilation's and the bundle's.
-    static func build(_ compilation: Compilation, state url: URL) throws -> [Diagnostic] {
+    /// What `msgc build --environment production --state STATE` reports: the state file's
+    /// findings, else the release's.
+    static func build(root: URL, state url: URL) throws -> [Diagnostic] {
         let (state, stateDiagnostics) = StateFileParser.load(url, displayPath: RuleExample.stateFilePath)
         guard let state else { return stateDiagnostics }
-        let config = try #require(compilation.catalog.config)
-        let bundle = try BundleBuilder.build(BundleBuilder.Input(
-            config: config, messages: ReleasePlan(compilation: compilation).shipped, images: compilation.catalog.images.compactMapValues(\.bytes), environment: .production,
-            release: nil, generatorVersion: "test", state: state))
-        return stateDiagnostics + compilation.diagnostics + compilation.settle(bundle.diagnostics)
+        let release = Release.build(root: root, environment: .production, release: nil, generatorVersion: "test", state: state)
+        return stateDiagnostics + release.outcome(strict: false).diagnostics
     }
 
     static func diagnostics(for tree: ExampleTree) throws -> [Diagnostic] {

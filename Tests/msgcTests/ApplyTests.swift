@@ -256,6 +256,8 @@ final class StandIn {
         var early: Int
         /// Message uploads before their images, default configurations before their message.
         var outOfOrder: Int
+        /// Messages deleted while a default pointed at them.
+        var servedDeleted = 0
     }
 
     func log() throws -> Log {
@@ -265,7 +267,8 @@ final class StandIn {
                   status: $0["status"].map { "\($0)" } ?? "", time: $0["time"] as! Double)
         }
         return Log(entries: entries, messages: object["messages"] as! [String: String], defaults: object["defaults"] as! [String: String],
-                   early: object["early"] as! Int, outOfOrder: object["outOfOrder"] as! Int)
+                   early: object["early"] as! Int, outOfOrder: object["outOfOrder"] as! Int,
+                   servedDeleted: object["servedDeleted"] as? Int ?? 0)
     }
 
     func approve() throws {

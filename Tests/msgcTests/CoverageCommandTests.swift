@@ -74,6 +74,21 @@ import Testing
         #expect(missing.stderr.contains("state file 'nope.json' does not exist"))
     }
 
+    /// A state file of 8 MB, nearly all of it escapes between runs of text in a member msgc does
+    /// not read, is read in a second or two: the JSON reader once copied the whole string at
+    /// every escape, and took minutes here (the hang guard ends such a run, and the test fails).
+    @Test func aStateFileFullOfEscapesIsReadInLinearTime() throws {
+        let folder = try Self.tree()
+        let note = String(repeating: #"é\""#, count: 2 << 20)
+        let entry = "{\"messageIdentifier\": \"00000000-0000-5000-8000-000000000009\", \"messageState\": \"PENDING\", \"note\": \"\(note)\"}"
+        try MsgcRunner.write(["state.json": "{\"messages\": {\"messageIdentifiers\": [\(entry)]}, \"images\": {\"imageIdentifiers\": []}}\n"], into: folder)
+        let result = try MeasuredProcess.run(
+            MsgcRunner.executable, ["coverage", "--state", "state.json", "--format", "json"], in: folder, hangGuardSeconds: 60)
+        #expect(!result.timedOut)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"totals\": {"))
+    }
+
     /// The manifest's operations and its sections, from a build in `folder`.
     static func manifest(_ folder: URL, _ environment: String = "production") throws -> [String: Any] {
         let data = try Data(contentsOf: folder.appendingPathComponent("build/\(environment)/manifest.json"))

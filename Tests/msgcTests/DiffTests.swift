@@ -217,9 +217,38 @@ import Testing
         try handle.close()
         let result = try MeasuredProcess.run(MsgcRunner.executable, ["diff", bundle.path, bundle.path], in: scratch)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("is damaged: its files do not match the manifest's digest"), "\(result.stderr)")
+        #expect(result.stderr.contains("is damaged: 'images/stray.png' is not in its manifest"), "\(result.stderr)")
         // Read whole, the file took more than 1 GiB. The bound leaves room for the test process's
         // own memory, which Linux counts in a spawned child's peak until it runs msgc.
         #expect(result.peakRSSBytes < 512 << 20, "peak \(result.peakRSSBytes >> 20) MiB")
+    }
+
+    /// A stray file of 3 GB, and a listed file grown to 3 GB (both sparse): the bundle is
+    /// damaged, which diff says from the file list and the sizes, before hashing anything.
+    @Test func aStrayOrOversizedFileFailsTheBundleBeforeAnyHashing() throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let content = try Self.exampleCopy(in: scratch)
+        let bundle = scratch.appendingPathComponent("bundle")
+        try Self.build(content, to: bundle, release: "1")
+        func grow(_ file: URL) throws {
+            if !FileManager.default.fileExists(atPath: file.path) { #expect(FileManager.default.createFile(atPath: file.path, contents: nil)) }
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.truncate(atOffset: 3 << 30)
+            try handle.close()
+        }
+        let stray = bundle.appendingPathComponent("images/stray #1.png")
+        try grow(stray)
+        let strayResult = try MeasuredProcess.run(MsgcRunner.executable, ["diff", bundle.path, bundle.path], in: scratch, hangGuardSeconds: 120)
+        #expect(strayResult.status == 2)
+        #expect(strayResult.stderr.contains("is damaged: 'images/stray #1.png' is not in its manifest"), "\(strayResult.stderr)")
+        try FileManager.default.removeItem(at: stray)
+
+        let images = try FileManager.default.contentsOfDirectory(atPath: bundle.appendingPathComponent("images").path).sorted()
+        let image = try #require(images.first)
+        try grow(bundle.appendingPathComponent("images/\(image)"))
+        let grown = try MeasuredProcess.run(MsgcRunner.executable, ["diff", bundle.path, bundle.path], in: scratch, hangGuardSeconds: 120)
+        #expect(grown.status == 2)
+        #expect(grown.stderr.contains("is damaged: 'images/\(image)' has 3221225472 bytes, more than msgc writes there"), "\(grown.stderr)")
     }
 }

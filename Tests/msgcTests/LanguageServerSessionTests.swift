@@ -15,13 +15,14 @@ import Testing
         /// Notifications read while waiting for something else, in order.
         var notifications: [[String: Any]] = []
 
-        init(in folder: URL) throws {
+        /// `standardError` is where the server's log goes (a FileHandle or a Pipe).
+        init(in folder: URL, standardError: Any = FileHandle.nullDevice) throws {
             process.executableURL = MsgcRunner.executable
             process.arguments = ["lsp"]
             process.currentDirectoryURL = folder
             process.standardInput = input
             process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            process.standardError = standardError
             try process.run()
             // A server that stops answering fails the test instead of hanging it.
             let process = self.process

@@ -75,6 +75,9 @@ public struct BundleDiff: Sendable {
     public var messages: [MessageChange]
     public var images: [ImageChange]
     public var defaults: [DefaultChange]
+    /// What `msgc prune NEW --previous OLD` would delete once the new bundle is applied, if Apple
+    /// still holds it (`BundleDiff+Prune.swift`).
+    public var prunable: [Prunable] = []
 
     /// Whether the bundles differ at all.
     public var hasChanges: Bool {
@@ -153,7 +156,9 @@ public struct BundleDiff: Sendable {
             Side(path: path, bundleId: bundle.manifest.bundleId, environment: bundle.manifest.environment.rawValue,
                  release: bundle.manifest.release, digest: bundle.manifest.digest)
         }
-        return BundleDiff(old: side(old, oldPath), new: side(new, newPath), messages: messages, images: images, defaults: defaults)
+        var diff = BundleDiff(old: side(old, oldPath), new: side(new, newPath), messages: messages, images: images, defaults: defaults)
+        diff.prunable = prunable(old: old, new: new)
+        return diff
     }
 
     /// The entries of one operation in both bundles, matched by `key` and sorted by it.

@@ -40,6 +40,15 @@ public enum BundleDiffTextRenderer {
             }
         }
 
+        if !diff.prunable.isEmpty {
+            out += "\nprune after applying the new bundle (`msgc prune NEW --previous OLD`): "
+            out += [(BundleDiff.Prunable.Kind.defaultConfiguration, "default configuration"), (.message, "message"), (.image, "image")]
+                .map { kind, noun in plural(diff.prunable.count { $0.kind == kind }, noun) }.joined(separator: ", ") + "\n"
+            for item in diff.prunable {
+                out += "  \(item.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(safe(item.what))"
+                out += item.kind == .defaultConfiguration ? "\n" : "  \(item.identifier)\n"
+            }
+        }
         out += "\n"
         out += "messages: " + counts(diff.messages.map(\.change), [.new, .gone, .changed, .unchanged]) + "\n"
         out += "images: " + counts(diff.images.map(\.change), [.new, .gone, .changed, .unchanged]) + "\n"
@@ -144,6 +153,7 @@ public enum BundleDiffJSONRenderer {
                 "defaults": summary(diff.defaults.map(\.change), [.new, .gone, .repointed, .unchanged]),
             ],
             "review": .array(diff.identifiersToReview.map { .string($0) }),
+            "prune": .array(diff.prunable.map { ["kind": .string($0.kind.rawValue), "identifier": .string($0.identifier), "what": .string($0.what)] }),
         ]
         return document.canonicalText
     }

@@ -150,7 +150,11 @@ public enum CoverageHTMLRenderer {
     }
 
     /// Text safe in element content and in double-quoted attributes.
-    static func escape(_ text: String) -> String { HTMLText.escape(text) }
+    /// Controls and invisible characters as `<U+001B>`, as the table shows them, then HTML-escaped;
+    /// line breaks stay, as the tooltips' own (`&#10;`).
+    static func escape(_ text: String) -> String {
+        HTMLText.escape(text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(separator: "\n"))
+    }
 
     static let style = """
         :root { color-scheme: light; --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; }

@@ -1,8 +1,12 @@
+import Diagnostics
+
 /// The coverage report as GitHub-flavoured Markdown, for a pull-request comment: the matrix,
 /// a legend, and the reasons for every message that is not ready in a collapsed section.
 ///
 /// Text from the content tree is escaped for table cells: `|`, and `<`, `>`, `&` (GitHub
-/// renders HTML inside Markdown), and backslashes and backticks are neutralised.
+/// renders HTML inside Markdown), and backslashes and backticks are neutralised. Controls and
+/// invisible characters are first written as `<U+001B>`, as in the terminal: a line break would
+/// end the table row, and an escape sequence would reach whoever reads the file in a terminal.
 public enum CoverageMarkdownRenderer {
     public static func render(_ report: CoverageReport) -> String {
         var output = "## Retention message coverage\n\n"
@@ -55,7 +59,7 @@ public enum CoverageMarkdownRenderer {
     /// Text safe in a table cell.
     static func escape(_ text: String) -> String {
         var result = ""
-        for character in text {
+        for character in TerminalText.escaped(text) {
             switch character {
             case "|": result += "\\|"
             case "\\": result += "\\\\"
@@ -64,10 +68,10 @@ public enum CoverageMarkdownRenderer {
             case "_": result += "\\_"
             case "[": result += "\\["
             case "]": result += "\\]"
+            case "~": result += "\\~"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "&": result += "&amp;"
-            case "\n", "\r", "\r\n": result += " "
             default: result.append(character)
             }
         }
@@ -76,7 +80,7 @@ public enum CoverageMarkdownRenderer {
 
     /// An identifier as inline code, or escaped text when it holds characters a code span cannot.
     static func code(_ text: String) -> String {
-        let unsafe: Set<Character> = ["`", "|", "\n", "\r", "\r\n", "<", ">", "&", "\\"]
-        return text.contains(where: { unsafe.contains($0) }) ? escape(text) : "`\(text)`"
+        let unsafe: Set<Character> = ["`", "|", "<", ">", "&", "\\"]
+        return TerminalText.containsHazard(text) || text.contains(where: { unsafe.contains($0) }) ? escape(text) : "`\(text)`"
     }
 }

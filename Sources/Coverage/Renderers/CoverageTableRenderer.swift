@@ -29,7 +29,9 @@ public enum CoverageTableRenderer {
         guard !report.products.isEmpty else { return output + "no products\n" }
         output += "\n"
 
-        let ids = report.products.map(\.product)
+        // Product ids, locales and keys come from the content tree: shown as terminal text.
+        let ids = report.products.map { TerminalText.escaped($0.product) }
+        let locales = report.locales.map(TerminalText.escaped)
         var labels = CoverageWording.shortProductLabels(ids)
         let numbered = labels.contains { $0.count > longestProductLabel }
         if numbered { labels = ids.indices.map { "P\($0 + 1)" } }
@@ -43,7 +45,7 @@ public enum CoverageTableRenderer {
         func totalText(_ tally: Tally) -> String { CoverageWording.percent(tally.ready, of: tally.messages) }
         var columnWidths: [Int] = []
         for (index, locale) in report.locales.enumerated() {
-            var widest = locale.count
+            var widest = locales[index].count
             for product in report.products {
                 widest = max(widest, cellText(product.cells.first { $0.locale == locale }).count)
             }
@@ -71,7 +73,7 @@ public enum CoverageTableRenderer {
         for (blockIndex, block) in blocks.enumerated() {
             let isLast = blockIndex == blocks.count - 1
             var header = pad("product", labelWidth)
-            for index in block { header += spaces(gap) + pad(report.locales[index], columnWidths[index]) }
+            for index in block { header += spaces(gap) + pad(locales[index], columnWidths[index]) }
             if isLast { header += spaces(gap) + padLeft("total", totalWidth) }
             output += paint.bold(trimTrailing(header)) + "\n"
             for (row, product) in report.products.enumerated() {
@@ -111,9 +113,9 @@ public enum CoverageTableRenderer {
             let count = cellsNotReady.reduce(0) { $0 + $1.cell.notReady.count }
             output += "\n" + paint.bold("not ready (\(count)):") + "\n"
             for (label, cell) in cellsNotReady {
-                output += wrap("\(label) · \(cell.locale)", width: options.width, indent: 2, visibleWidth: visibleCount) + "\n"
+                output += wrap("\(label) · \(TerminalText.escaped(cell.locale))", width: options.width, indent: 2, visibleWidth: visibleCount) + "\n"
                 for message in cell.notReady {
-                    let name = message.key + (message.isDefault ? " (default)" : "")
+                    let name = TerminalText.escaped(message.key) + (message.isDefault ? " (default)" : "")
                     // Reasons quote translations, image file names and states from a state file.
                     let line = "  \(name): \(TerminalText.escaped(CoverageWording.describe(message)))"
                     output += wrap(line, width: options.width, indent: 6, visibleWidth: visibleCount) + "\n"

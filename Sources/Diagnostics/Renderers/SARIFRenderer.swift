@@ -178,9 +178,33 @@ public enum SARIFRenderer {
 
     private static func writeURI(_ path: String, options: RenderOptions, into writer: inout CanonicalJSONWriter) {
         writer.openObject()
-        writer.member("uri", options.displayPath(path))
+        writer.member("uri", uriReference(options.displayPath(path)))
         writer.closeObject()
     }
+
+    /// A path as the URI reference SARIF's `uri` must be (RFC 3986): `/` and the characters a
+    /// path segment may hold as they are, every other byte of its UTF-8 as `%XX`. A file named
+    /// `a b#1.yaml` is `a%20b%231.yaml`: as written, a reader takes `#1.yaml` for a fragment.
+    /// `:` is escaped too, so that a first segment such as `c:` is never read as a scheme.
+    static func uriReference(_ path: String) -> String {
+        var result = ""
+        for byte in path.utf8 {
+            if uriPathBytes[Int(byte)] {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += byte < 0x10 ? "%0" + hex : "%" + hex
+            }
+        }
+        return result
+    }
+
+    /// Unreserved characters, sub-delimiters, `@` and `/`.
+    private static let uriPathBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=@/".utf8 { table[Int(byte)] = true }
+        return table
+    }()
 
     /// A SARIF region; `{}` for a location without a line (the whole file).
     private static func writeRegion(_ location: SourceLocation, into writer: inout CanonicalJSONWriter) {

@@ -73,7 +73,7 @@ struct AppleCredentialOptions: ParsableArguments {
 }
 
 extension Msgc {
-    struct ApplyCommand: ParsableCommand {
+    struct ApplyCommand: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "apply",
             abstract: "Take a bundle to Apple: upload what Apple lacks, then configure approved defaults.",
@@ -115,14 +115,13 @@ extension Msgc {
             _ = try apple.pace()
         }
 
-        func run() throws {
+        func execute() throws -> Outcome {
             let folder = URL(fileURLWithPath: bundle)
             let contents: BundleContents
             do {
                 contents = try BundleReader.readVerified(folder, displayPath: bundle)
             } catch {
-                Output.error("\(error); nothing was sent")
-                throw Outcome.Status.failure.exitCode
+                throw Refusal(.failure, "\(error); nothing was sent")
             }
             let credentials = try apple.credentials(bundleID: contents.manifest.bundleId)
             let applier = Applier(
@@ -147,7 +146,7 @@ extension Msgc {
                 summary.append("Apple reviews what was uploaded; run msgc apply again once it is approved")
             }
             Output.write(summary.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
-            if report.status != .success { throw report.status.exitCode }
+            return Outcome(status: report.status)
         }
 
         static func name(_ entry: Manifest.Entry) -> String {
@@ -164,7 +163,7 @@ extension Msgc {
             commandName: "state", abstract: "What Apple holds, as the state file build and coverage read.",
             subcommands: [Fetch.self])
 
-        struct Fetch: ParsableCommand {
+        struct Fetch: MsgcCommand {
             // Named outright, as every command is: without a name ArgumentParser derives one
             // from the type's with `String(describing:)`, a scan of every protocol conformance
             // in the binary (about a millisecond) on every run of any command.
@@ -181,6 +180,9 @@ extension Msgc {
             @Option(name: .long, help: ArgumentHelp("Where to write the state file.", valueName: "file"))
             var out: String
 
+            @Option(name: .long, help: ArgumentHelp("Also record the default Apple serves for each product and locale this bundle configures.", valueName: "bundle"))
+            var defaults: String?
+
             @OptionGroup var apple: AppleCredentialOptions
 
             func validate() throws {
@@ -188,26 +190,27 @@ extension Msgc {
                 _ = try apple.pace()
             }
 
-            func run() throws {
+            func execute() throws -> Outcome {
+                let bundle = try defaults.map { try StateDefaultsOption.bundle($0, bundleID: bundleId, environment: environment) }
                 let credentials = try apple.credentials(bundleID: bundleId)
                 let base = try apple.base() ?? .apple(environment)
                 let pace = try apple.pace()
                 let bytes: [UInt8]
                 do {
-                    let document = try StateReader.document(base: base, credentials: credentials, environment: environment, pace: pace)
+                    let document = try StateReader.document(
+                        base: base, credentials: credentials, environment: environment, pace: pace, defaultsOf: bundle)
                     bytes = document.bytes
                     for warning in document.warnings { Output.write("warning: " + TerminalText.escaped(warning) + "\n", to: .standardError) }
                 } catch {
-                    Output.error("\(error); nothing was written")
-                    throw error.status.exitCode
+                    throw Refusal(error.status, "\(error); nothing was written")
                 }
                 do {
                     try FileOutput.write(bytes, to: URL(fileURLWithPath: out))
                 } catch {
-                    Output.error("\(error)")
-                    throw Outcome.Status.failure.exitCode
+                    throw Refusal(.failure, "\(error)")
                 }
                 Output.write("wrote \(out): Apple's message and image lists for \(environment.rawValue)\n", to: .standardOutput)
+                return .success
             }
         }
     }

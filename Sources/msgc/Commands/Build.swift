@@ -3,11 +3,10 @@ import Bundle
 import Compiler
 import Diagnostics
 import Foundation
-import Lint
 import Model
 
 extension Msgc {
-    struct Build: ParsableCommand {
+    struct Build: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "build",
             abstract: "Lint, then write the bundle of upload requests for one environment.",
@@ -44,53 +43,36 @@ extension Msgc {
         @Flag(name: .long, help: "Fail on any warning, any left-out translation or any deferred default configuration.")
         var strict = false
 
-        func run() throws {
+        func execute() throws -> Outcome {
             try options.requireContentTree()
             let appleState = try StateOption.load(state, color: options.color, format: options.format)
-            let compilation = Compilation.compile(root: options.contentURL)
-            let plan = ReleasePlan(compilation: compilation)
-            let sourceLocale = compilation.catalog.config?.sourceLocale.value
-            let early = Outcome.build(compilation.diagnostics, strict: false, sourceLocale: sourceLocale)
-            guard early.status == .success, let config = compilation.catalog.config else {
-                let shown = report(Outcome.build(compilation.diagnostics, strict: strict, sourceLocale: sourceLocale), compilation)
-                if early.status != .failure { note("build stopped: \(shown.summary); nothing was written") }
-                throw max(early.status, .findings).exitCode
+            let built = Release.build(
+                root: options.contentURL, environment: environment, release: release, generatorVersion: Msgc.version, state: appleState)
+            let outcome = built.outcome(strict: strict)
+            options.write(outcome.diagnostics, sources: built.compilation.snippetSources, to: .standardError)
+            if built.stoppedEarly {
+                // A file msgc could not read says so itself; an error in the sources gets a line that the build stopped.
+                if built.compilation.hasIOFailure { return outcome }
+                throw Refusal(.findings, "build stopped: \(outcome.summary); nothing was written")
             }
-
-            var images: [String: [UInt8]] = [:]
-            for (path, asset) in compilation.catalog.images { if let bytes = asset.bytes { images[path] = bytes } }
-            let input = BundleBuilder.Input(
-                config: config, messages: plan.shipped, images: images, environment: environment, release: release,
-                generatorVersion: Msgc.version, state: appleState)
-            let bundle: UploadBundle
-            do {
-                bundle = try BundleBuilder.build(input)
-            } catch {
-                report(Outcome.build(compilation.diagnostics, strict: strict, sourceLocale: sourceLocale), compilation)
-                note("build failed: \(error)")
-                throw Outcome.Status.failure.exitCode
+            guard let bundle = built.bundle else {
+                throw Refusal(.failure, "build failed: \(built.failure.map { "\($0)" } ?? "")")
             }
-            // With a state file, the caps count what Apple will hold: the bundle plus what it no longer uses.
-            let caps = appleState == nil ? [] : TooManyUploads.capDiagnostics(
-                messages: bundle.messagesHeldAfterApply, images: bundle.imagesHeldAfterApply)
-            let diagnostics = (compilation.diagnostics + compilation.settle(bundle.diagnostics + caps)).sortedForOutput()
-            let outcome = report(Outcome.build(diagnostics, strict: strict, sourceLocale: sourceLocale), compilation)
             if outcome.status != .success {
-                let byStrict = Outcome.build(diagnostics, strict: false, sourceLocale: sourceLocale).status == .success
-                note("build stopped\(byStrict ? " by --strict" : ""): \(outcome.summary); nothing was written")
-                try outcome.finish()
+                let byStrict = strict && built.outcome(strict: false).status == .success
+                throw Refusal(outcome.status, "build stopped\(byStrict ? " by --strict" : ""): \(outcome.summary); nothing was written")
             }
             let destination = out ?? "build/\(environment.rawValue)"
             do {
                 try BundleWriter.write(bundle, to: URL(fileURLWithPath: destination))
             } catch {
-                note("cannot write the bundle: \(error)")
-                throw Outcome.Status.failure.exitCode
+                throw Refusal(.failure, "cannot write the bundle: \(error)")
             }
             if !options.quiet {
                 var summary = "wrote \(destination): \(bundle.imageCount) image upload\(bundle.imageCount == 1 ? "" : "s"), "
                 summary += "\(bundle.messageCount) message\(bundle.messageCount == 1 ? "" : "s"), "
                 summary += "\(bundle.defaultCount) default configuration\(bundle.defaultCount == 1 ? "" : "s")"
+                let plan = built.plan
                 let locales = Set(plan.shipped.map(\.locale)).sorted()
                 summary += " in \(locales.count) locale\(locales.count == 1 ? "" : "s") (\(locales.joined(separator: ", ")))\n"
                 summary += "digest \(bundle.digest)\n"
@@ -105,17 +87,7 @@ extension Msgc {
                 }
                 Output.write(summary, to: .standardOutput)
             }
-        }
-
-        /// Prints the outcome's diagnostics and returns it.
-        @discardableResult
-        private func report(_ outcome: Outcome, _ compilation: Compilation) -> Outcome {
-            options.write(outcome.diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardError)
-            return outcome
-        }
-
-        private func note(_ text: String) {
-            Output.error("\(text)")
+            return .success
         }
     }
 }

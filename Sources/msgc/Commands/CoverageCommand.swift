@@ -15,7 +15,7 @@ enum CoverageFormat: String, ExpressibleByArgument, CaseIterable {
 extension Msgc {
     /// `msgc coverage`. Its `--format` chooses the report's format, so it does not take the
     /// diagnostics options that `lint` and `build` share.
-    struct CoverageCommand: ParsableCommand {
+    struct CoverageCommand: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "coverage",
             abstract: "Show which products are ready in which locales, and why the rest are not.",
@@ -62,7 +62,7 @@ extension Msgc {
             }
         }
 
-        func run() throws {
+        func execute() throws -> Outcome {
             try ContentTreeLocation.require(explicit: content)
             let content = ContentTreeLocation.path(explicit: content)
             let appleState = try StateOption.load(state, color: color)
@@ -71,10 +71,13 @@ extension Msgc {
                 let failures = compilation.diagnostics.filter { ParserDiagnostics.ioFailureCodes.contains($0.code) }
                 let options = RenderOptions(pathPrefix: ContentTreeLocation.pathPrefix(content), sources: compilation.catalog.sourceFiles, useColor: color.isEnabled(for: .standardError))
                 Output.write(HumanRenderer.render(failures, options: options), to: .standardError)
-                throw Outcome.Status.failure.exitCode
+                return Outcome(status: .failure)
             }
             let report = Coverage.report(
                 compilation: compilation, environment: environment ?? (appleState == nil ? .sandbox : .production), state: appleState)
+            if let appleState, let config = compilation.catalog.config {
+                DefaultDriftOutput.report(compilation: compilation, config: config, environment: report.environment, state: appleState, color: color, content: content)
+            }
 
             let text: String
             switch format {
@@ -89,8 +92,7 @@ extension Msgc {
                 do {
                     try FileOutput.write(Array(text.utf8), to: URL(fileURLWithPath: out))
                 } catch {
-                    Output.error("\(error)")
-                    throw Outcome.Status.failure.exitCode
+                    throw Refusal(.failure, "\(error)")
                 }
                 if !quiet { Output.write("wrote \(out): \(CoverageWording.headline(report))\n", to: .standardOutput) }
             } else {
@@ -100,8 +102,9 @@ extension Msgc {
                 Output.write(
                     "msgc: \(CoverageWording.headline(report)), below --fail-under \(Self.formatPercent(failUnder))\n",
                     to: .standardError)
-                throw Outcome.Status.findings.exitCode
+                return Outcome(status: .findings)
             }
+            return .success
         }
 
         /// `90%` or `87.5%`, without a trailing `.0`.

@@ -5,7 +5,7 @@ import Foundation
 import Model
 
 extension Msgc {
-    struct Diff: ParsableCommand {
+    struct Diff: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "diff",
             abstract: "Show what a new bundle changes compared with an earlier one, and what Apple must review again.",
@@ -37,20 +37,19 @@ extension Msgc {
         @Flag(name: .long, help: "Exit 1 when the bundles differ, as `git diff --exit-code` does.")
         var exitCode = false
 
-        func run() throws {
+        func execute() throws -> Outcome {
             let diff: BundleDiff
             do {
                 diff = try BundleDiff.compare(
                     old: URL(fileURLWithPath: oldBundle), oldPath: oldBundle, new: URL(fileURLWithPath: newBundle), newPath: newBundle)
             } catch {
-                Output.error("\(error)")
-                throw Outcome.Status.failure.exitCode
+                throw Refusal(.failure, "\(error)")
             }
             switch format {
             case .text: Output.write(BundleDiffTextRenderer.render(diff), to: .standardOutput)
             case .json: Output.write(BundleDiffJSONRenderer.render(diff), to: .standardOutput)
             }
-            if exitCode && diff.hasChanges { throw Outcome.Status.findings.exitCode }
+            return Outcome(status: exitCode && diff.hasChanges ? .findings : .success)
         }
     }
 }

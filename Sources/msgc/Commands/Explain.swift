@@ -5,7 +5,7 @@ import Foundation
 import Model
 
 extension Msgc {
-    struct Explain: ParsableCommand {
+    struct Explain: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "explain",
             abstract: "Explain a diagnostic code: why it matters, and examples that do and do not trigger it.",
@@ -14,15 +14,16 @@ extension Msgc {
         @Argument(help: "A code such as PRJ003, or a rule name such as missing-default-message.")
         var rule: String?
 
-        func run() throws {
+        func execute() throws -> Outcome {
             guard let rule else {
                 Output.write(Explanation.catalog(Codes.all), to: .standardOutput)
-                return
+                return .success
             }
             guard let info = Codes.info(for: rule) else {
                 throw ValidationError("no rule '\(rule)'; `msgc explain` lists them all")
             }
             Output.write(Explanation.text(for: info), to: .standardOutput)
+            return .success
         }
     }
 }

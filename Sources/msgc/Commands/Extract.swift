@@ -7,7 +7,7 @@ import Model
 import XLIFF
 
 extension Msgc {
-    struct Extract: ParsableCommand {
+    struct Extract: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "extract",
             abstract: "Write the XLIFF a translator needs for one locale.",
@@ -35,7 +35,7 @@ extension Msgc {
 
         @OptionGroup var options: CommonOptions
 
-        func run() throws {
+        func execute() throws -> Outcome {
             try options.requireContentTree()
             let (catalog, diagnostics) = ContentTree(root: options.contentURL).load()
             try options.refuseBlockingErrors(catalog, diagnostics, nothing: "nothing was extracted")
@@ -56,17 +56,15 @@ extension Msgc {
             if replacesUsedFile, let out, case let dropping = diagnostics.filter({ $0.location.path == usedFile && leftOut.contains($0.code) }),
                !dropping.isEmpty {
                 options.write(dropping, sources: catalog.sourceFiles, to: .standardError)
-                Output.error("'\(out)' holds translations msgc cannot use (above), which writing it again would drop; keep one of each "
+                throw Refusal(.findings, "'\(out)' holds translations msgc cannot use (above), which writing it again would drop; keep one of each "
                     + "repeated unit and move a <file> for another language to a file of its own first. Nothing was written")
-                throw Outcome.Status.findings.exitCode
             }
             var earlierOrphans: [TranslationUnit] = []
             if replacesUsedFile, let orphansURL {
                 switch XLIFFExport.orphans(at: orphansURL) {
                 case .success(let units): earlierOrphans = units
                 case .failure(let why):
-                    Output.error("'\(orphansURL.relativePath)' exists but \(why.text), so msgc cannot add to it; nothing was written. Move it away first")
-                    throw Outcome.Status.failure.exitCode
+                    throw Refusal(.failure, "'\(orphansURL.relativePath)' exists but \(why.text), so msgc cannot add to it; nothing was written. Move it away first")
                 }
             }
             let extraction: XLIFFExport.Extraction
@@ -77,14 +75,8 @@ extension Msgc {
                 // Why a file could not be read is what reading it found.
                 let paths = Set(files.map(\.path))
                 let reasons = diagnostics.filter { paths.contains($0.location.path) }
-                if !reasons.isEmpty {
-                    var sources = catalog.sourceFiles
-                    let tree = ContentTree(root: options.contentURL)
-                    for path in paths.sorted() where sources[path] == nil { sources[path] = tree.sourceFile(at: path) }
-                    options.write(reasons, sources: sources, to: .standardError)
-                }
-                Output.error("\(XLIFFExport.Failure.unusableTranslations(locale, files: files))")
-                throw Outcome.Status.findings.exitCode
+                if !reasons.isEmpty { options.write(reasons, sources: catalog.sourceFiles, to: .standardError) }
+                throw Refusal(.findings, "\(XLIFFExport.Failure.unusableTranslations(locale, files: files))")
             } catch {
                 throw ValidationError(error.description)
             }
@@ -92,7 +84,7 @@ extension Msgc {
             guard let out, let destination, let orphansURL else {
                 Output.write(document, to: .standardOutput)
                 ExtractionReport.write(extraction, pathPrefix: options.pathPrefix, orphansKeptIn: nil, replacing: false, quiet: options.quiet)
-                return
+                return .success
             }
             try refuseToLoseTranslations(at: out, document: document, usedFile: usedFile, contentPath: options.contentPath)
             try refuseToWriteIntoTheTree(at: out, contentPath: options.contentPath, localeFile: usedFile)
@@ -105,15 +97,13 @@ extension Msgc {
                             config: catalog.config!, units: units, locale: locale, version: version, toolVersion: Msgc.version)
                         try FileOutput.write(Array(orphans.utf8), to: orphansURL)
                     case .failure(let conflict):
-                        Output.error("'\(orphansURL.relativePath)' already keeps another translation of unit '\(conflict.text)', which "
+                        throw Refusal(.failure, "'\(orphansURL.relativePath)' already keeps another translation of unit '\(conflict.text)', which "
                             + "'\(out)' no longer needs either; move that file away (or merge it by hand) and extract again. Nothing was written")
-                        throw Outcome.Status.failure.exitCode
                     }
                 }
                 try FileOutput.write(Array(document.utf8), to: URL(fileURLWithPath: destination))
             } catch let error as FileOutput.Failure {
-                Output.error("\(error)")
-                throw Outcome.Status.failure.exitCode
+                throw Refusal(.failure, "\(error)")
             }
             ExtractionReport.write(
                 extraction, pathPrefix: options.pathPrefix, orphansKeptIn: replacesUsedFile ? orphansURL.relativePath : nil, replacing: true,
@@ -121,6 +111,7 @@ extension Msgc {
             if !options.quiet {
                 Output.write("wrote \(out) (XLIFF \(xliff.rawValue), \(locale))\n", to: .standardError)
             }
+            return .success
         }
     }
 }

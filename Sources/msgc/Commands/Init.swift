@@ -6,7 +6,7 @@ import Model
 import Parser
 
 extension Msgc {
-    struct Init: ParsableCommand {
+    struct Init: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "init",
             abstract: "Create a content tree with a fresh identifier namespace and one example message.",
@@ -25,19 +25,19 @@ extension Msgc {
             }
         }
 
-        func run() throws {
+        func execute() throws -> Outcome {
             let files = Scaffold.files(bundleId: bundleId, namespace: UUID().uuidString.lowercased())
             do {
                 try Scaffold.write(files, into: URL(fileURLWithPath: directory))
             } catch {
-                Output.error("\(error)")
-                throw Outcome.Status.failure.exitCode
+                throw Refusal(.failure, "\(error)")
             }
             Output.write("""
                 created \(directory)/ with msgc.yaml, messages/welcome.yaml and the JSON Schemas editors read (schemas/)
                 next: edit the product list in \(directory)/msgc.yaml, then run `msgc lint --content \(directory)`
 
                 """, to: .standardOutput)
+            return .success
         }
     }
 }

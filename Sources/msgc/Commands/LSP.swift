@@ -1,9 +1,11 @@
 import ArgumentParser
+import Compiler
+import Model
 import Foundation
 import LanguageServer
 
 extension Msgc {
-    struct LSP: ParsableCommand {
+    struct LSP: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "lsp",
             abstract: "Run the language server, for findings, fixes and lengths in an editor.",
@@ -15,9 +17,9 @@ extension Msgc {
                 the content tree. README.md shows the set-up for VS Code, Neovim and Helix.
                 """)
 
-        func run() throws {
-            let status = LanguageServer.serve(version: Msgc.version)
-            if status != 0 { throw ExitCode(status) }
+        func execute() throws -> Outcome {
+            // 1 when the editor ended the server without asking it to shut down first, as LSP says.
+            Outcome(status: ExitStatus(rawValue: LanguageServer.serve(version: Msgc.version)) ?? .failure)
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import Model
 
 extension Msgc {
-    struct Lint: ParsableCommand {
+    struct Lint: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "lint",
             abstract: "Check the content tree and print every problem found.",
@@ -27,22 +27,22 @@ extension Msgc {
         @Argument(help: ArgumentHelp("Report only what is found in these files or folders of the content tree.", valueName: "path"))
         var paths: [String] = []
 
-        func run() throws {
+        func execute() throws -> Outcome {
             try options.requireContentTree()
             let scope = try LintScope(paths: paths, contentPath: options.contentPath)
             let compilation = Compilation.compile(root: options.contentURL)
-            var found = scope.map { scope in compilation.diagnostics.filter { scope.contains($0.location.path) } } ?? compilation.diagnostics
+            var found = compilation.findings
             if let scope {
+                found = found.filter { scope.contains($0.location.path) }
                 // A translator's report closes with what is left to do in each file.
-                let notes = TranslatorReport.notes(for: compilation) { scope.contains($0) }
-                if !notes.isEmpty { found = (found + notes).sortedForOutput() }
+                found += TranslatorReport.notes(for: compilation) { scope.contains($0) }
             }
-            let outcome = Outcome(found, strict: strict)
-            options.write(outcome.diagnostics, sources: compilation.snippetSources(root: options.contentURL), to: .standardOutput)
+            let outcome = compilation.policy.strict(strict).outcome(of: found)
+            options.write(outcome.diagnostics, sources: compilation.snippetSources, to: .standardOutput)
             if options.format == .human && !options.quiet {
                 Output.write(outcome.summary + "\n", to: .standardOutput)
             }
-            try outcome.finish()
+            return outcome
         }
     }
 }

@@ -7,7 +7,7 @@ import Model
 import Preview
 
 extension Msgc {
-    struct PreviewCommand: ParsableCommand {
+    struct PreviewCommand: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "preview",
             abstract: "Draw every message in every locale as Apple's cancellation sheet shows it, as HTML pages.",
@@ -31,14 +31,13 @@ extension Msgc {
 
         @OptionGroup var options: CommonOptions
 
-        func run() throws {
+        func execute() throws -> Outcome {
             try options.requireContentTree()
             let compilation = Compilation.compile(root: options.contentURL)
             if compilation.hasIOFailure || compilation.catalog.config == nil {
                 let shown = compilation.diagnostics.filter { $0.severity == .error }
-                options.write(shown, sources: compilation.snippetSources(root: options.contentURL), to: .standardError)
-                Output.error("nothing to preview; nothing was written")
-                throw (compilation.hasIOFailure ? Outcome.Status.failure : .findings).exitCode
+                options.write(shown, sources: compilation.snippetSources, to: .standardError)
+                throw Refusal(compilation.hasIOFailure ? .failure : .findings, "nothing to preview; nothing was written")
             }
             let available = PreviewGallery.locales(compilation)
             let locale = locale.map { projectLocale(named: $0, among: available, quiet: options.quiet) }
@@ -51,8 +50,7 @@ extension Msgc {
                 try FileOutput.makeFolder(folder)
                 for page in pages { try FileOutput.write(Array(page.html.utf8), named: page.name, in: folder) }
             } catch {
-                Output.error("cannot write the preview: \(error)")
-                throw Outcome.Status.failure.exitCode
+                throw Refusal(.failure, "cannot write the preview: \(error)")
             }
             if !options.quiet {
                 var text = "wrote \(out)/\(pages.count == 1 ? pages[0].name : "index.html and \(pages.count - 1) locale pages"): "
@@ -61,6 +59,7 @@ extension Msgc {
                 text += ", \(summary.sheetsWithFindings) with findings\n"
                 Output.write(text, to: .standardOutput)
             }
+            return .success
         }
     }
 }

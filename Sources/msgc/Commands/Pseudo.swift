@@ -6,7 +6,7 @@ import Model
 import PseudoLocalization
 
 extension Msgc {
-    struct Pseudo: ParsableCommand {
+    struct Pseudo: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "pseudo",
             abstract: "Write a pseudo-translation, to see overflow and right-to-left layout before translators start.",
@@ -44,7 +44,7 @@ extension Msgc {
             }
         }
 
-        func run() throws {
+        func execute() throws -> Outcome {
             try options.requireContentTree()
             let (catalog, diagnostics) = ContentTree(root: options.contentURL).load()
             try options.refuseBlockingErrors(catalog, diagnostics, nothing: "nothing was written")
@@ -62,8 +62,7 @@ extension Msgc {
             if out == nil, existing == nil,
                let other = catalog.translationFiles.first(where: { $0.path == "translations/\(locale).xliff" }) {
                 // The default name is taken by a file for another locale: never write over a translator's work.
-                Output.error("'\(options.pathPrefix)\(other.path)' translates '\(other.targetLanguage?.value ?? "?")', not '\(locale)'; choose a file with --out")
-                throw Outcome.Status.failure.exitCode
+                throw Refusal(.failure, "'\(options.pathPrefix)\(other.path)' translates '\(other.targetLanguage?.value ?? "?")', not '\(locale)'; choose a file with --out")
             }
             // A file of this pseudo locale is made again whole; any other file's translations are kept.
             try refuseToLoseTranslations(
@@ -74,8 +73,7 @@ extension Msgc {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileOutput.write(Array(result.document.utf8), to: url)
             } catch {
-                Output.error("\(error)")
-                throw Outcome.Status.failure.exitCode
+                throw Refusal(.failure, "\(error)")
             }
             if !options.quiet {
                 let percent = (expansion * 100).rounded() == expansion * 100 ? "\(Int(expansion * 100))" : "\(expansion * 100)"
@@ -85,6 +83,7 @@ extension Msgc {
                     : ", \(result.overflowing.count) longer than Apple's limit; `msgc lint` says where, `msgc preview --locale \(locale)` shows them\n"
                 Output.write(text, to: .standardOutput)
             }
+            return .success
         }
     }
 }

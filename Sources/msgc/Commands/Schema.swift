@@ -4,7 +4,7 @@ import Foundation
 import Model
 
 extension Msgc {
-    struct Schema: ParsableCommand {
+    struct Schema: MsgcCommand {
         static let configuration = CommandConfiguration(
             commandName: "schema",
             abstract: "Print the JSON Schema of msgc.yaml or of message sources, for editors.",
@@ -18,8 +18,9 @@ extension Msgc {
         @Argument(help: ArgumentHelp("Which schema: config (msgc.yaml) or messages (messages/**/*.yaml).", valueName: "kind"))
         var kind: Schemas.Kind
 
-        func run() throws {
+        func execute() throws -> Outcome {
             Output.write(String(decoding: Schemas.schema(kind).canonicalBytes, as: UTF8.self), to: .standardOutput)
+            return .success
         }
     }
 }

@@ -28,11 +28,16 @@ until its standard input closes. CONFIG holds:
                is; "A|B|C" gives each in turn
   listShape    "bare": image items without imageSize and lists as {} when empty
   burned       identifiers Apple refuses with 409 but never lists (deleted earlier)
+  ghosts       message identifiers Apple still lists but no longer holds: a delete gets 404
   clockBehind  seconds the stand-in's clock is behind the client's: a token issued in its
                future (iat later than its now) gets 401
   changeFile   [PATH, n, TEXT]: after the n-th message upload, PATH is overwritten with TEXT
-  images in preload may have size null: listed without imageSize
-ENDPOINT is one of listMessages, listImages, uploadImage, uploadMessage, configureDefault.
+  images in preload may have size null: listed without imageSize; preload may also hold
+               "defaults": {"PRODUCT/LOCALE": id} and "messageImages": {message id: [image ids]}
+ENDPOINT is one of listMessages, listImages, uploadImage, uploadMessage, configureDefault,
+deleteMessage, deleteImage (403 ImageInUseError while a message uses it), getDefault (404
+DefaultMessageNotFoundError when none), deleteDefault. `servedDeleted` in the log counts messages
+deleted while a default pointed at them.
 
 GET /_standin/log returns what was asked (with times), what is held, and `early` (requests
 before their Retry-After) and `outOfOrder` (a message before its images, a default before its
@@ -65,6 +70,7 @@ ERRORS = {
     "MessageNotApproved": (403, 4030017), "ImageNotApproved": (403, 4030018), "MessageNotFound": (404, 4040015),
     "RateLimitExceeded": (429, 4290000), "GeneralInternal": (500, 5000000), "HeaderTooLong": (400, 4000162),
     "InvalidImage": (400, 4000161), "GeneralBadRequest": (400, 4000000),
+    "ImageInUse": (403, 4030019), "ImageNotFound": (404, 4040014), "DefaultMessageNotFound": (404, 4040020),
 }
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 ROUTES = [
@@ -73,6 +79,10 @@ ROUTES = [
     ("PUT", re.compile(rf"^/inApps/v1/messaging/image/({UUID})$"), "uploadImage"),
     ("PUT", re.compile(rf"^/inApps/v1/messaging/message/({UUID})$"), "uploadMessage"),
     ("PUT", re.compile(r"^/inApps/v1/messaging/default/([A-Za-z0-9._-]+)/([A-Za-z0-9-]+)$"), "configureDefault"),
+    ("DELETE", re.compile(rf"^/inApps/v1/messaging/message/({UUID})$"), "deleteMessage"),
+    ("DELETE", re.compile(rf"^/inApps/v1/messaging/image/({UUID})$"), "deleteImage"),
+    ("GET", re.compile(r"^/inApps/v1/messaging/default/([A-Za-z0-9._-]+)/([A-Za-z0-9-]+)$"), "getDefault"),
+    ("DELETE", re.compile(r"^/inApps/v1/messaging/default/([A-Za-z0-9._-]+)/([A-Za-z0-9-]+)$"), "deleteDefault"),
 ]
 
 
@@ -83,14 +93,15 @@ class State:
         preload = config.get("preload", {})
         self.messages = dict(preload.get("messages", {}))
         self.images = {k: tuple(v) for k, v in preload.get("images", {}).items()}
-        self.defaults = {}
+        self.defaults = dict(preload.get("defaults", {}))
+        self.served_deleted = 0  # messages deleted while a default pointed at them
         self.log = []
         self.window = {}
         self.blocked_until = {}
         self.early = 0  # requests that came before the Retry-After they were given
         self.fail500 = dict(config.get("fail500", {}))
         self.uploads = 0
-        self.message_images = {}
+        self.message_images = {k: list(v) for k, v in preload.get("messageImages", {}).items()}
         self.rate_limit = {k: list(v) for k, v in config.get("rateLimit", {}).items()}
         self.out_of_order = 0
 
@@ -130,6 +141,9 @@ def make_handler(state, public_key):
         def do_POST(self):
             self.handle_request("POST")
 
+        def do_DELETE(self):
+            self.handle_request("DELETE")
+
         def handle_request(self, method):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
@@ -139,6 +153,7 @@ def make_handler(state, public_key):
                     return self.reply(200, {"log": state.log, "messages": state.messages,
                                             "images": {k: list(v) for k, v in state.images.items()},
                                             "defaults": state.defaults, "early": state.early,
+                                            "servedDeleted": state.served_deleted,
                                             "outOfOrder": state.out_of_order})
             if path == "/_standin/approve" and method == "POST":
                 with state.lock:
@@ -224,6 +239,7 @@ def make_handler(state, public_key):
             if name == "listMessages":
                 entry["status"] = 200
                 items = [{"messageIdentifier": k, "messageState": v} for k, v in sorted(state.messages.items())]
+                items += [{"messageIdentifier": k, "messageState": "APPROVED"} for k in config.get("ghosts", [])]
                 return self.reply(200, {"messageIdentifiers": items} if items or not bare else {})
             if name == "listImages":
                 entry["status"] = 200
@@ -291,6 +307,40 @@ def make_handler(state, public_key):
                     entry["status"] = 403
                     return self.error("ImageNotApproved", "image not approved")
                 state.defaults[f"{product}/{locale}"] = identifier
+                entry["status"] = 200
+                return self.reply(200)
+
+            if name == "deleteMessage":
+                identifier = match.group(1)
+                if identifier not in state.messages:
+                    entry["status"] = 404
+                    return self.error("MessageNotFound", "no such message")
+                if identifier in state.defaults.values():
+                    state.served_deleted += 1
+                del state.messages[identifier]
+                state.message_images.pop(identifier, None)
+                entry["status"] = 200
+                return self.reply(200)
+            if name == "deleteImage":
+                identifier = match.group(1)
+                if identifier not in state.images:
+                    entry["status"] = 404
+                    return self.error("ImageNotFound", "no such image")
+                if any(identifier in used for used in state.message_images.values()):
+                    entry["status"] = 403
+                    return self.error("ImageInUse", "a message uses this image")
+                del state.images[identifier]
+                entry["status"] = 200
+                return self.reply(200)
+            if name == "getDefault":
+                identifier = state.defaults.get(f"{match.group(1)}/{match.group(2)}")
+                if identifier is None:
+                    entry["status"] = 404
+                    return self.error("DefaultMessageNotFound", "no default")
+                entry["status"] = 200
+                return self.reply(200, {"messageIdentifier": identifier})
+            if name == "deleteDefault":
+                state.defaults.pop(f"{match.group(1)}/{match.group(2)}", None)
                 entry["status"] = 200
                 return self.reply(200)
 

@@ -18,20 +18,25 @@ public struct TooManyUploads: LintRule {
         examples: [.valid("default: true")])
 
     /// The cap findings for a build given `--state`: `messages` and `images` count what the
-    /// bundle ships plus what Apple holds that the bundle does not use.
-    public static func capDiagnostics(messages: Int, images: Int) -> [Diagnostic] {
+    /// bundle ships plus what Apple holds that the bundle does not use; `unreferencedMessages` and
+    /// `unreferencedImages` count the latter, which is what `msgc prune` can free at most.
+    public static func capDiagnostics(messages: Int, images: Int, unreferencedMessages: Int = 0, unreferencedImages: Int = 0) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let location = SourceLocation(path: ProjectConfig.fileName)
         let rule = TooManyUploads()
-        let fix = FixIt("delete identifiers listed under `unreferenced` in the manifest at Apple, or ship fewer messages")
+        let fix = FixIt(
+            "run `msgc prune BUNDLE --previous OLD_BUNDLE…` with the bundle Apple serves now and the ones before it (a dry run, then --confirm N), fetch the state and build again; or ship fewer messages")
+        func prune(_ count: Int, _ noun: String) -> String {
+            count == 0 ? "" : "; `msgc prune` can free up to \(count) \(noun)\(count == 1 ? "" : "s") Apple holds that this build does not use"
+        }
         if messages > maxMessages {
             diagnostics.append(rule.diagnose(
-                "Apple would hold \(messages) messages after this build (what it ships plus what Apple holds that it does not use); Apple holds at most \(maxMessages) per app",
+                "Apple would hold \(messages) messages after this build (what it ships plus what Apple holds that it does not use); Apple holds at most \(maxMessages) per app\(prune(unreferencedMessages, "message"))",
                 at: location, fixIts: [fix]))
         }
         if images > maxImages {
             diagnostics.append(rule.diagnose(
-                "Apple would hold \(images) images after this build (what it ships plus what Apple holds that it does not use); Apple holds at most \(maxImages) per app",
+                "Apple would hold \(images) images after this build (what it ships plus what Apple holds that it does not use); Apple holds at most \(maxImages) per app\(prune(unreferencedImages, "image"))",
                 at: location, fixIts: [fix]))
         }
         return diagnostics
