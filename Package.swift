@@ -12,11 +12,12 @@ import PackageDescription
 //   Bundle, Compiler         identifiers, planner, manifest, the state file and its codes, atomic
 //                            writing, diff | the content tree, localization, compilation, release
 //                            plan, outcome, every code (Compiler imports Bundle for the state codes)
-//   Coverage, Preview, PseudoLocalization, LanguageServer, Apply
+//   Coverage, Preview, PseudoLocalization, LanguageServer
+//   Apply, Realtime          Apple's side: apply and state fetch | the realtime snapshot
 //   msgc                     the command line
 //
-// Only Compiler and msgc import Lint. Never Lint -> Parser, Bundle -> Parser, Apply -> Parser or
-// Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
+// Only Compiler and msgc import Lint. Never Lint -> Parser, Bundle -> Parser, Apply or Realtime
+// -> Parser or Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
 // MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
 // module through another file's import. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
 // alone, CHTTP by Apply alone, CCrypto by Bundle and Apply. Parser also imports CYaml, the
@@ -74,6 +75,10 @@ let package = Package(
         // `msgc apply` and `msgc state fetch`: the only module that talks to Apple. libcurl (CHTTP)
         // for HTTPS, libcrypto for the ES256 tokens.
         .target(name: "Apply", dependencies: ["Model", "Diagnostics", "Bundle", "CCrypto", "CHTTP"]),
+        // `msgc realtime`: the snapshot of approved content a realtime server answers from, locale
+        // matching and the judge of an answer; a library a Swift server can mount. Never Parser
+        // or Compiler: Apple's side starts from a bundle.
+        .target(name: "Realtime", dependencies: ["Model", "Diagnostics", "LanguageTags", "Bundle"]),
         // Pseudo-translations (`msgc pseudo`) as XLIFF, through the XLIFF writer.
         .target(name: "PseudoLocalization", dependencies: ["Model", "XLIFF", "LanguageTags"]),
         // `msgc preview`: the cancellation sheet of every message in every locale, as HTML.
@@ -84,7 +89,7 @@ let package = Package(
             name: "msgc",
             dependencies: [
                 "Model", "Diagnostics", "Parser", "XLIFF", "Lint", "Bundle", "Compiler", "Coverage", "PseudoLocalization",
-                "Preview", "LanguageServer", "Apply", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Preview", "LanguageServer", "Apply", "Realtime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -105,6 +110,7 @@ let package = Package(
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "TestSupport"]),
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle"]),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )

@@ -25,10 +25,14 @@ public struct Manifest: Hashable, Sendable {
     public var deferred: [Entry]?
     /// With `--state`: identifiers Apple holds that the bundle does not use.
     public var unreferenced: [Unreferenced]?
+    /// What a realtime answer needs to know of each product of msgc.yaml: its subscription group
+    /// and its `realtime:` choice. Nil in a manifest written before msgc knew them.
+    public var products: [Product]?
 
     public init(
         generatorVersion: String, bundleId: String, environment: Environment, release: String?, digest: String,
-        operations: [Entry], present: [Entry]? = nil, deferred: [Entry]? = nil, unreferenced: [Unreferenced]? = nil
+        operations: [Entry], present: [Entry]? = nil, deferred: [Entry]? = nil, unreferenced: [Unreferenced]? = nil,
+        products: [Product]? = nil
     ) {
         self.generatorVersion = generatorVersion
         self.bundleId = bundleId
@@ -39,7 +43,39 @@ public struct Manifest: Hashable, Sendable {
         self.present = present
         self.deferred = deferred
         self.unreferenced = unreferenced
+        self.products = products
     }
+
+    /// A product of msgc.yaml as the realtime snapshot needs it.
+    public struct Product: Hashable, Sendable {
+        public var id: String
+        public var group: String?
+        /// `first-usable` or `weighted`; nil when msgc.yaml gives no `realtime:`.
+        public var choice: RealtimeChoice.Mode?
+        /// The `realtime:` entries in order: message key and weight (1 in a first-usable list).
+        public var realtime: [(message: String, weight: Int)]
+
+        public init(id: String, group: String?, choice: RealtimeChoice.Mode?, realtime: [(message: String, weight: Int)]) {
+            self.id = id
+            self.group = group
+            self.choice = choice
+            self.realtime = realtime
+        }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.id == rhs.id && lhs.group == rhs.group && lhs.choice == rhs.choice
+                && lhs.realtime.map(\.message) == rhs.realtime.map(\.message) && lhs.realtime.map(\.weight) == rhs.realtime.map(\.weight)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(id)
+            hasher.combine(group)
+            hasher.combine(realtime.map(\.message))
+        }
+    }
+
+    /// Whether `text` is a lower-case UUID, as msgc writes every identifier.
+    public static func isIdentifier(_ text: String) -> Bool { Decoder.isIdentifier(text) }
 
     /// `operations`, then `present`, then `deferred`: every entry whose file is in the bundle.
     public var entries: [Entry] { operations + (present ?? []) + (deferred ?? []) }
@@ -72,6 +108,13 @@ public struct Manifest: Hashable, Sendable {
         public var state: String?
         /// In `deferred`: why it waits.
         public var reason: String?
+        /// `uploadMessage` only: the message's type (`text`, `promotional-offer`, `switch-plan`);
+        /// nil in a manifest written before msgc recorded it.
+        public var messageType: MessageType?
+        /// `uploadMessage` of a switch-plan message: the product its realtime answer offers.
+        public var switchTo: String?
+        /// `uploadMessage` of a promotional-offer message: the offer's identifier in App Store Connect.
+        public var offer: String?
 
         public init(
             operation: Operation, identifier: String?, file: String, sha256: String, imageSize: ImageSize? = nil,
@@ -142,6 +185,7 @@ public struct Manifest: Hashable, Sendable {
         if let present { object["present"] = .array(present.map(\.json)) }
         if let deferred { object["deferred"] = .array(deferred.map(\.json)) }
         if let unreferenced { object["unreferenced"] = .array(unreferenced.map(\.json)) }
+        if let products { object["products"] = .array(products.map(\.json)) }
         return .object(object)
     }
 
@@ -248,7 +292,8 @@ public struct Manifest: Hashable, Sendable {
                 operations: try entries(operations, section: "operations"),
                 present: try root.member("present").map { node throws(Failure) in try entries(node, section: "present") },
                 deferred: try root.member("deferred").map { node throws(Failure) in try entries(node, section: "deferred") },
-                unreferenced: try root.member("unreferenced").map { node throws(Failure) in try unreferenced(node) })
+                unreferenced: try root.member("unreferenced").map { node throws(Failure) in try unreferenced(node) },
+                products: try root.member("products").map { node throws(Failure) in try products(node) })
         }
 
         static func isHex(_ text: Substring) -> Bool {
@@ -291,6 +336,19 @@ public struct Manifest: Hashable, Sendable {
                     entry.locale = try segment("locale", in: item)
                     entry.key = try string("key", in: item)
                 }
+                if operation == .uploadMessage {
+                    if let typeText = try optionalString("messageType", in: item) {
+                        guard let type = MessageType(rawValue: typeText) else {
+                            throw fail(item.member("messageType")!, "\"messageType\" must be text, promotional-offer or switch-plan, not '\(typeText)'")
+                        }
+                        entry.messageType = type
+                    }
+                    if item.member("switchTo") != nil { entry.switchTo = try segment("switchTo", in: item) }
+                    if let offer = try optionalString("offer", in: item) {
+                        guard Self.isOfferIdentifier(offer) else { throw fail(item.member("offer")!, "\"offer\" must hold only ASCII letters, digits, '.', '_' and '-', not '\(offer)'") }
+                        entry.offer = offer
+                    }
+                }
                 if let requires = item.member("requires") {
                     guard case .array(let items) = requires.value else { throw fail(requires, "\"requires\" must be an array of identifiers") }
                     for required in items {
@@ -304,6 +362,40 @@ public struct Manifest: Hashable, Sendable {
                     throw fail(item, "\"method\" and \"path\" must be \(entry.method) \(entry.path), the request this entry describes")
                 }
                 result.append(entry)
+            }
+            return result
+        }
+
+        static func isOfferIdentifier(_ text: String) -> Bool {
+            !text.isEmpty && text.utf8.count <= 255 && text.utf8.allSatisfy {
+                (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == UInt8(ascii: ".")
+                    || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+            }
+        }
+
+        func products(_ list: JSONDocument.Node) throws(Failure) -> [Product] {
+            var result: [Product] = []
+            for item in try array(list, section: "products") {
+                var product = Product(id: try segment("id", in: item), group: try optionalString("group", in: item), choice: nil, realtime: [])
+                if let choiceText = try optionalString("choice", in: item) {
+                    guard let choice = RealtimeChoice.Mode(rawValue: choiceText) else {
+                        throw fail(item.member("choice")!, "\"choice\" must be first-usable or weighted, not '\(choiceText)'")
+                    }
+                    product.choice = choice
+                }
+                if let arms = item.member("realtime") {
+                    for arm in try array(arms, section: "realtime") {
+                        let message = try string("message", in: arm)
+                        guard let weightNode = arm.member("weight"), case .number(let text) = weightNode.value, let weight = Int(text), weight >= 1 else {
+                            throw fail(arm, "a realtime entry needs \"weight\", a whole number of at least 1")
+                        }
+                        product.realtime.append((message, weight))
+                    }
+                }
+                guard (product.choice == nil) == product.realtime.isEmpty else {
+                    throw fail(item, "\"choice\" and \"realtime\" are given together or not at all")
+                }
+                result.append(product)
             }
             return result
         }
@@ -344,6 +436,21 @@ extension Manifest.Entry {
         if !requires.isEmpty || operation == .configureDefault { object["requires"] = .array(requires.map { .string($0) }) }
         if let state { object["state"] = .string(state) }
         if let reason { object["reason"] = .string(reason) }
+        if let messageType { object["messageType"] = .string(messageType.rawValue) }
+        if let switchTo { object["switchTo"] = .string(switchTo) }
+        if let offer { object["offer"] = .string(offer) }
+        return .object(object)
+    }
+}
+
+extension Manifest.Product {
+    var json: JSONValue {
+        var object: [String: JSONValue] = ["id": .string(id)]
+        if let group { object["group"] = .string(group) }
+        if let choice {
+            object["choice"] = .string(choice.rawValue)
+            object["realtime"] = .array(realtime.map { ["message": .string($0.message), "weight": .integer($0.weight)] })
+        }
         return .object(object)
     }
 }

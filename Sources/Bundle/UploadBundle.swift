@@ -147,6 +147,9 @@ public enum BundleBuilder {
             files[message.file] = message.body
             var entry = origin(of: localized, operation: .uploadMessage, identifier: message.identifier, file: message.file, sha256: message.bodySHA256)
             entry.requires = message.imageIdentifiers
+            entry.messageType = localized.message.type.value
+            if localized.message.type.value == .switchPlan { entry.switchTo = localized.message.switchTo?.value }
+            if localized.message.type.value == .promotionalOffer { entry.offer = localized.message.offer?.value }
             if let held = state?.message(message.identifier) {
                 entry.state = held.state.rawValue
                 present.append(entry)
@@ -186,6 +189,11 @@ public enum BundleBuilder {
         var manifest = Manifest(
             generatorVersion: input.generatorVersion, bundleId: input.config.bundleId.value, environment: input.environment,
             release: input.release, digest: digest(of: files), operations: operations + defaultOperations)
+        manifest.products = input.config.products.map { product in
+            Manifest.Product(
+                id: product.id.value, group: product.group?.value, choice: product.realtime?.mode,
+                realtime: product.realtime?.arms.map { ($0.message.value, $0.weight) } ?? [])
+        }
         var unreferencedMessages = 0
         var unreferencedImages = 0
         if let state {

@@ -82,6 +82,8 @@ public enum Schemas {
             properties[key] = switch key {
             case "id": text("The product identifier, as in App Store Connect.")
             case "locales": textList("The locales this product is sold in, when fewer than the project's.")
+            case "group": text("The product's subscription group, as the team names it in App Store Connect: a switch-plan message may offer only a product of the same group.")
+            case "realtime": realtime
             default: text("")
             }
         }
@@ -90,6 +92,27 @@ public enum Schemas {
             "properties": .object(properties),
             "required": ["id"],
             "additionalProperties": false,
+        ])
+    }
+
+    /// A product's `realtime:`: message keys, or weighted entries.
+    static var realtime: JSONValue {
+        .object([
+            "description": "The messages a realtime server answers with for this product: message keys, of which the first usable one (approved, and complete for its type) wins, or `{message: KEY, weight: N}` entries for a split that is stable per subscriber. Nothing usable: the product's default.",
+            "type": ["array", "null"],
+            "items": .object([
+                "type": ["string", "object"],
+                "pattern": "^[a-z0-9][a-z0-9._-]*$",
+                "properties": .object([
+                    "message": text("A message key of this product.", pattern: "^[a-z0-9][a-z0-9._-]*$"),
+                    "weight": .object([
+                        "description": "The entry's share of the split: its weight over the sum of the weights.",
+                        "type": "integer", "minimum": 1, "maximum": .integer(ConfigParser.maxRealtimeWeight),
+                    ]),
+                ]),
+                "required": .array(ConfigParser.realtimeArmKeys.map { .string($0) }),
+                "additionalProperties": false,
+            ]),
         ])
     }
 
@@ -157,6 +180,10 @@ public enum Schemas {
                 ])
             case "note":
                 optionalText("A note for translators; goes into the XLIFF, never to Apple.")
+            case "switchTo":
+                text("switch-plan messages: the product a realtime answer offers instead, another product of the same subscription group (`group:` in msgc.yaml).")
+            case "offer":
+                text("promotional-offer messages: the promotional offer's identifier in App Store Connect, which a realtime answer's signature names.", pattern: "^[A-Za-z0-9._-]+$")
             default:
                 text("")
             }

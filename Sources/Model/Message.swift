@@ -132,6 +132,12 @@ public struct Message: Hashable, Sendable {
     /// Set when the source gave a `bullets` entry; holds its location for diagnostics.
     public var bulletsLocation: SourceLocation?
     public var note: Located<String>?
+    /// `switch-plan` only: the product the realtime answer offers instead (another product of
+    /// the same subscription group); nil when the source does not say.
+    public var switchTo: Located<String>?
+    /// `promotional-offer` only: the offer's identifier in App Store Connect, which the realtime
+    /// answer's signature names; nil when the source does not say.
+    public var offer: Located<String>?
     /// The location of the message's mapping (its `- key:` line).
     public var location: SourceLocation
 
@@ -140,7 +146,7 @@ public struct Message: Hashable, Sendable {
         isDefault: Located<Bool>? = nil, header: Located<String>? = nil, body: Located<String>? = nil,
         headerPosition: Located<HeaderPosition>? = nil, image: MessageImage? = nil,
         bullets: [BulletPoint] = [], bulletsLocation: SourceLocation? = nil, note: Located<String>? = nil,
-        location: SourceLocation
+        switchTo: Located<String>? = nil, offer: Located<String>? = nil, location: SourceLocation
     ) {
         self.key = key
         self.product = product
@@ -153,6 +159,8 @@ public struct Message: Hashable, Sendable {
         self.bullets = bullets
         self.bulletsLocation = bulletsLocation
         self.note = note
+        self.switchTo = switchTo
+        self.offer = offer
         self.location = location
     }
 

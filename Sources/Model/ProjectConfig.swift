@@ -58,10 +58,50 @@ public struct ProductConfig: Hashable, Sendable {
     public var id: Located<String>
     /// A narrower locale list than the project's, when given.
     public var locales: [Located<String>]?
+    /// The subscription group the product belongs to, as the team names it: a switch-plan
+    /// message may offer only a product of the same group.
+    public var group: Located<String>?
+    /// The messages its realtime answer offers, when given (`realtime:` in msgc.yaml).
+    public var realtime: RealtimeChoice?
 
-    public init(id: Located<String>, locales: [Located<String>]? = nil) {
+    public init(id: Located<String>, locales: [Located<String>]? = nil, group: Located<String>? = nil, realtime: RealtimeChoice? = nil) {
         self.id = id
         self.locales = locales
+        self.group = group
+        self.realtime = realtime
+    }
+}
+
+/// How a realtime server picks among a product's messages: `realtime: [KEY, …]` (the first
+/// usable one wins) or `realtime: [{message: KEY, weight: N}, …]` (a split, stable per
+/// subscriber, over the usable ones).
+public struct RealtimeChoice: Hashable, Sendable {
+    public enum Mode: String, Hashable, Sendable {
+        case firstUsable = "first-usable"
+        case weighted
+    }
+
+    public struct Arm: Hashable, Sendable {
+        /// A message key of the same product.
+        public var message: Located<String>
+        /// The arm's share in a weighted split; 1 in a first-usable list.
+        public var weight: Int
+
+        public init(message: Located<String>, weight: Int = 1) {
+            self.message = message
+            self.weight = weight
+        }
+    }
+
+    public var mode: Mode
+    public var arms: [Arm]
+    /// Where `realtime:` is written.
+    public var location: SourceLocation
+
+    public init(mode: Mode, arms: [Arm], location: SourceLocation) {
+        self.mode = mode
+        self.arms = arms
+        self.location = location
     }
 }
 

@@ -8,7 +8,11 @@ public enum ConfigParser {
     public static let knownKeys = [
         "bundleId", "sourceLocale", "locales", "extraLocales", "namespace", "minimumState", "lengthMeasure", "products", "rules",
     ]
-    public static let productKeys = ["id", "locales"]
+    public static let productKeys = ["id", "locales", "group", "realtime"]
+    /// The keys of a weighted `realtime:` entry.
+    public static let realtimeArmKeys = ["message", "weight"]
+    /// The largest weight a `realtime:` entry may have.
+    public static let maxRealtimeWeight = 1_000_000
     /// The keys nothing can stand in for, in the order `msgc init` writes them.
     public static let requiredKeys = ["bundleId", "sourceLocale", "locales", "namespace", "products"]
 
@@ -49,9 +53,11 @@ public enum ConfigParser {
                 guard var productReader = MappingReader(node, in: document, context: "product", diagnostics: &diagnostics) else { continue }
                 let id = productReader.string("id", required: true)
                 let productLocales = productReader.strings("locales").map { pathSafeLocales($0, into: &diagnostics) }
+                let group = productReader.string("group")
+                let realtime = realtimeChoice(&productReader, in: document, into: &diagnostics)
                 productReader.finish(known: productKeys)
                 diagnostics += productReader.diagnostics
-                if let id { products.append(ProductConfig(id: id, locales: productLocales)) }
+                if let id { products.append(ProductConfig(id: id, locales: productLocales, group: group, realtime: realtime)) }
             }
         }
         let ruleSettings = reader.ruleSettings("rules")
@@ -98,6 +104,64 @@ public enum ConfigParser {
             lengthMeasure: lengthMeasure?.value ?? .utf16, products: products)
         config.ruleSettings = ruleSettings
         return (config, document.source, diagnostics)
+    }
+
+    /// A product's `realtime:`: message keys (the first usable one wins) or `{message: KEY,
+    /// weight: N}` entries (a split), never both in one list, each message once. Nil when the
+    /// product has none or lists nothing usable.
+    private static func realtimeChoice(
+        _ reader: inout MappingReader, in document: YAMLDocument, into diagnostics: inout [Diagnostic]
+    ) -> RealtimeChoice? {
+        guard let (nodes, location) = reader.sequence("realtime") else { return nil }
+        var mode: RealtimeChoice.Mode?
+        var arms: [RealtimeChoice.Arm] = []
+        var seen = Set<String>()
+        for node in nodes {
+            let arm: RealtimeChoice.Arm
+            let entryMode: RealtimeChoice.Mode
+            switch node {
+            case .scalar(let scalar) where !scalar.isNull:
+                arm = RealtimeChoice.Arm(message: document.located(scalar))
+                entryMode = .firstUsable
+            case .mapping:
+                guard var armReader = MappingReader(node, in: document, context: "realtime entry", diagnostics: &diagnostics) else { continue }
+                let message = armReader.string("message", required: true)
+                let weightText = armReader.string("weight", required: true)
+                armReader.finish(known: realtimeArmKeys)
+                diagnostics += armReader.diagnostics
+                guard let message, let weightText else { continue }
+                guard let weight = Int(weightText.value), String(weight) == weightText.value, (1...maxRealtimeWeight).contains(weight) else {
+                    diagnostics.append(ParserDiagnostics.invalidRealtimeList.diagnose(
+                        "weight '\(weightText.value)' of '\(message.value)' must be a whole number from 1 to \(maxRealtimeWeight)",
+                        at: weightText.valueSpan, fixIts: [FixIt("write a whole number such as 1; each entry's share is its weight over the sum")]))
+                    continue
+                }
+                arm = RealtimeChoice.Arm(message: message, weight: weight)
+                entryMode = .weighted
+            default:
+                diagnostics.append(ParserDiagnostics.wrongType.diagnose(
+                    "each entry of 'realtime' must be a message key or {message: KEY, weight: N}, not \(node.kindDescription)",
+                    at: document.location(of: node)))
+                continue
+            }
+            if let mode, mode != entryMode {
+                diagnostics.append(ParserDiagnostics.invalidRealtimeList.diagnose(
+                    "'realtime' mixes message keys and weighted entries; a list is either the one or the other",
+                    at: document.location(of: node),
+                    fixIts: [FixIt("write every entry as a key (the first usable one wins) or every entry as {message: KEY, weight: N} (a split)")]))
+                continue
+            }
+            mode = entryMode
+            guard seen.insert(arm.message.value).inserted else {
+                diagnostics.append(ParserDiagnostics.invalidRealtimeList.diagnose(
+                    "message '\(arm.message.value)' is listed twice in 'realtime'", at: arm.message.valueSpan,
+                    fixIts: [FixIt("list each message once\(entryMode == .weighted ? "; give it the sum of both weights" : "")")]))
+                continue
+            }
+            arms.append(arm)
+        }
+        guard let mode, !arms.isEmpty else { return nil }
+        return RealtimeChoice(mode: mode, arms: arms, location: location)
     }
 
     /// What to do about a product locale the project does not list. A tag that is not valid

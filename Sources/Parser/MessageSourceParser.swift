@@ -6,7 +6,7 @@ internal import Yams
 public enum MessageSourceParser {
     public static let fileKeys = ["messages"]
     public static let messageKeys = [
-        "key", "product", "type", "default", "header", "body", "headerPosition", "image", "bullets", "note",
+        "key", "product", "type", "default", "header", "body", "headerPosition", "image", "bullets", "note", "switchTo", "offer",
     ]
     public static let imageKeys = ["file", "alt"]
     public static let bulletKeys = ["text", "image", "alt"]
@@ -77,6 +77,13 @@ public enum MessageSourceParser {
         let body = reader.string("body", required: true)
         let headerPosition = reader.choice("headerPosition", as: HeaderPosition.self)
         let note = reader.string("note")
+        let switchTo = reader.string("switchTo")
+        let offer = reader.string("offer")
+        if let offer, !isOfferIdentifier(offer.value) {
+            reader.report(ParserDiagnostics.invalidOfferId.diagnose(
+                "offer '\(offer.value)' may hold only ASCII letters, digits, '.', '_' and '-'", at: offer.valueSpan,
+                fixIts: [FixIt("copy the promotional offer's identifier from App Store Connect")]))
+        }
 
         var image: MessageImage?
         if let imageNode = reader.value("image") {
@@ -128,7 +135,16 @@ public enum MessageSourceParser {
         return Message(
             key: key, product: product, type: type, isDefault: isDefault, header: header, body: body,
             headerPosition: headerPosition, image: image, bullets: bullets, bulletsLocation: bulletList?.location,
-            note: note, location: reader.location)
+            note: note, switchTo: switchTo, offer: offer, location: reader.location)
+    }
+
+    /// Whether `text` can be a promotional offer's identifier: one to 255 ASCII letters, digits,
+    /// '.', '_' and '-'. It travels into a signed claim and into logs, never unchecked.
+    public static func isOfferIdentifier(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 255 && text.utf8.allSatisfy {
+            isLowerAlphanumeric($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+        }
     }
 
     /// Whether `key` matches `[a-z0-9][a-z0-9._-]*`.

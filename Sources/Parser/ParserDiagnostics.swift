@@ -168,12 +168,32 @@ public enum ParserDiagnostics {
             .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, ⟦../../victim/index⟧]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n"),
         ])
 
+    public static let invalidOfferId = RuleInfo(
+        code: "PRS011", name: "invalid-offer-id", severity: .error,
+        summary: "A promotional-offer message's `offer` is not an identifier App Store Connect could have given.",
+        rationale: "`offer` names the promotional offer in App Store Connect whose signature a realtime server mints for the answer. It travels into that signed claim and into logs, so msgc keeps it to what App Store Connect's identifiers hold: ASCII letters, digits, `.`, `_` and `-`.",
+        examples: [
+            .validFile("messages/example.yaml", "messages:\n  - key: winback\n    product: com.example.news.premium.yearly\n    type: text\n    default: true\n    header: Stay with Premium\n    body: Keep reading without limits.\n  - key: half-price\n    product: com.example.news.premium.yearly\n    type: promotional-offer\n    header: Half price for a year\n    body: Stay and pay half as much for your next year.\n    offer: premium.yearly.half_price\n"),
+            .invalidFile("messages/example.yaml", "messages:\n  - key: winback\n    product: com.example.news.premium.yearly\n    type: text\n    default: true\n    header: Stay with Premium\n    body: Keep reading without limits.\n  - key: half-price\n    product: com.example.news.premium.yearly\n    type: promotional-offer\n    header: Half price for a year\n    body: Stay and pay half as much for your next year.\n    offer: ⟦half price!⟧\n"),
+        ])
+
+    public static let invalidRealtimeList = RuleInfo(
+        code: "CFG012", name: "invalid-realtime-list", severity: .error,
+        summary: "A product's `realtime:` mixes its two forms, lists a message twice or gives a weight that is not a whole number from 1 to 1,000,000.",
+        rationale: "`realtime:` says which messages a realtime server answers with: either message keys, of which the first usable one wins, or `{message: KEY, weight: N}` entries, a split stable per subscriber. A list that mixes both, or names a message twice, has no one meaning, and a weight of 0, a fraction or a word cannot be a share.",
+        examples: [
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n    realtime: [winback]\n"),
+            .validFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n    realtime:\n      - { message: winback, weight: 3 }\n"),
+            .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n    realtime:\n      - { message: winback, weight: ⟦0⟧ }\n"),
+            .invalidFile("msgc.yaml", "bundleId: com.example.news\nsourceLocale: en-US\nlocales: [en-US, de-DE]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n  - id: com.example.news.premium.yearly\n    realtime: [winback, ⟦winback⟧]\n"),
+        ])
+
     /// Every code the parser can report, alphabetized by code.
     public static let all: [RuleInfo] = [
         missingConfig, invalidNamespace, invalidProductId, duplicateProduct, sourceLocaleNotListed, emptyProjectList,
-        productLocaleNotListed, localeNotAFileName,
+        productLocaleNotListed, localeNotAFileName, invalidRealtimeList,
         malformedYAML, invalidEncoding, unknownKey, wrongType, missingField, valueNotAllowed, duplicateYAMLKey,
-        unreadableFile, inputTooLarge, invalidKey,
+        unreadableFile, inputTooLarge, invalidKey, invalidOfferId,
     ]
 
     /// Codes that stand for an I/O failure rather than a mistake in the content.

@@ -30,7 +30,7 @@ struct Msgc: ParsableCommand {
             3 (msgc apply) applied what it could, the rest waits for Apple's review.
             """,
         version: version,
-        subcommands: [Init.self, Lint.self, Extract.self, Pseudo.self, PreviewCommand.self, CoverageCommand.self, Build.self, Diff.self, Explain.self, Schema.self, LSP.self, ApplyCommand.self, Prune.self, StateCommand.self]
+        subcommands: [Init.self, Lint.self, Extract.self, Pseudo.self, PreviewCommand.self, CoverageCommand.self, Build.self, Diff.self, Explain.self, Schema.self, LSP.self, ApplyCommand.self, Prune.self, StateCommand.self, RealtimeCommand.self]
     )
 
     static func main() {

@@ -23,9 +23,27 @@ import Testing
             #expect(decoded.json.canonicalBytes == bytes)
         }
         let full = try Self.manifest()
+        #expect(full.products?.isEmpty == false)
+        #expect(full.entries.filter { $0.operation == .uploadMessage }.allSatisfy { $0.messageType != nil })
         #expect(full.present?.isEmpty == false)
         #expect(full.deferred?.isEmpty == false)
         #expect(full.unreferenced?.count == 2)
+    }
+
+    /// A manifest written before msgc recorded types and products still reads, without them;
+    /// one with them reads strictly.
+    @Test func realtimeMembersAreOptionalAndChecked() throws {
+        let manifest = try Self.manifest()
+        var older = manifest
+        older.products = nil
+        for index in older.operations.indices { older.operations[index].messageType = nil }
+        let decoded = try Manifest.decode(older.json.canonicalBytes, path: "manifest.json")
+        #expect(decoded.products == nil)
+        let text = String(decoding: manifest.json.canonicalBytes, as: UTF8.self)
+        for (from, to) in [("\"messageType\": \"text\"", "\"messageType\": \"banner\""), ("\"id\": \"", "\"id\": \"../")] {
+            #expect(text.contains(from))
+            #expect(throws: Manifest.Failure.self) { try Manifest.decode(Array(text.replacingOccurrences(of: from, with: to).utf8), path: "m") }
+        }
     }
 
     /// Edits a hand could make, each refused at its line with what msgc expected.

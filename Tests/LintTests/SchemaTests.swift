@@ -177,6 +177,8 @@ enum SchemaValidator {
         if case .array(let types)? = rules["type"] ?? nil {
             let names = types.compactMap { if case .string(let name) = $0 { name } else { nil } }
             if !names.contains(typeName(value)) { errors.append("\(place): \(typeName(value)) is not \(names)") }
+        } else if case .string("integer")? = rules["type"] ?? nil {
+            if !(value is Int) { errors.append("\(place): \(typeName(value)) is not integer") }
         } else if case .string(let name)? = rules["type"] ?? nil, name != typeName(value) {
             errors.append("\(place): \(typeName(value)) is not \(name)")
         }

@@ -129,3 +129,56 @@ import Testing
         #expect(UUIDText.parse("6ba7b810-9dad-11d1-80b4-00c04fd430cg") == nil)
     }
 }
+
+/// `group:` and `realtime:` of a product, in both forms.
+@Suite struct RealtimeConfigTests {
+    static let head = "bundleId: com.example.app\nsourceLocale: en-US\nlocales: [en-US]\nnamespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b\nproducts:\n"
+
+    func parse(_ products: String) -> (ProjectConfig?, [Diagnostic]) {
+        let (config, _, diagnostics) = ConfigParser.parse(bytes: Array((Self.head + products).utf8))
+        return (config, diagnostics)
+    }
+
+    @Test func readsBothForms() throws {
+        let (config, diagnostics) = parse("""
+              - id: com.example.app.yearly
+                group: premium
+                realtime: [offer, winback]
+              - id: com.example.app.monthly
+                group: premium
+                realtime:
+                  - { message: offer, weight: 3 }
+                  - message: winback
+                    weight: 1
+
+            """)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        let products = try #require(config).products
+        #expect(products[0].group?.value == "premium")
+        #expect(products[0].realtime?.mode == .firstUsable)
+        #expect(products[0].realtime?.arms.map(\.message.value) == ["offer", "winback"])
+        #expect(products[0].realtime?.arms.map(\.weight) == [1, 1])
+        #expect(products[1].realtime?.mode == .weighted)
+        #expect(products[1].realtime?.arms.map(\.weight) == [3, 1])
+        #expect(products[1].realtime?.arms[1].message.location.line == 13)
+    }
+
+    @Test func refusesWhatHasNoOneMeaning() {
+        let cases: [(String, String)] = [
+            ("    realtime: [a, { message: b, weight: 1 }]\n", "CFG012"),
+            ("    realtime:\n      - { message: a, weight: 1.5 }\n", "CFG012"),
+            ("    realtime:\n      - { message: a, weight: -1 }\n", "CFG012"),
+            ("    realtime:\n      - { message: a, weight: 1000001 }\n", "CFG012"),
+            ("    realtime:\n      - { message: a }\n", "PRS005"),
+            ("    realtime:\n      - { message: a, weight: 1, share: 2 }\n", "PRS003"),
+            ("    realtime: [[a]]\n", "PRS004"),
+            ("    realtime: a\n", "PRS004"),
+            ("    realtime: [a, a]\n", "CFG012"),
+        ]
+        for (realtime, code) in cases {
+            let (config, diagnostics) = parse("  - id: com.example.app.yearly\n" + realtime)
+            #expect(diagnostics.map(\.code) == [code], "\(realtime): \(diagnostics.map { "\($0.code) \($0.message)" })")
+            #expect(config != nil)
+        }
+    }
+}

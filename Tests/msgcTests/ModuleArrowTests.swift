@@ -27,6 +27,7 @@ import Testing
         let dependencies = try Self.declaredDependencies()
         let forbidden: [(from: String, to: String)] = [
             ("Lint", "Parser"), ("Bundle", "Parser"), ("Apply", "Parser"), ("Apply", "Compiler"),
+            ("Realtime", "Parser"), ("Realtime", "Compiler"),
             ("Coverage", "Lint"), ("Preview", "Lint"), ("PseudoLocalization", "Lint"), ("LanguageServer", "Lint"),
             ("Model", "Diagnostics"),
         ]

@@ -3,6 +3,7 @@ import Compiler
 import Diagnostics
 import Foundation
 import Model
+import Realtime
 
 extension Msgc {
     struct Explain: MsgcCommand {
@@ -16,10 +17,10 @@ extension Msgc {
 
         func execute() throws -> Outcome {
             guard let rule else {
-                Output.write(Explanation.catalog(Codes.all), to: .standardOutput)
+                Output.write(Explanation.catalog(Codes.all + RealtimeDiagnostics.all), to: .standardOutput)
                 return .success
             }
-            guard let info = Codes.info(for: rule) else {
+            guard let info = Codes.info(for: rule) ?? RealtimeDiagnostics.info(for: rule) else {
                 throw ValidationError("no rule '\(rule)'; `msgc explain` lists them all")
             }
             Output.write(Explanation.text(for: info), to: .standardOutput)

@@ -1,0 +1,241 @@
+import Bundle
+import Diagnostics
+import Foundation
+import Model
+
+/// Judges a realtime server's answer as Apple would read it, against a snapshot: for the
+/// request's product and locale (Apple's `productId` and `userLocale`).
+///
+/// Apple's `RealtimeResponseBody` has exactly one of `message` `{messageIdentifier}`,
+/// `alternateProduct` `{messageIdentifier, productId, billingPlanType?}` and
+/// `promotionalOffer` `{messageIdentifier, promotionalOfferSignatureV2 | promotionalOfferSignatureV1}`
+/// (`advancedCommerceInfo` is for Advanced Commerce apps only, which msgc does not serve).
+/// The message must be one the snapshot lists for the product in the locale that answers
+/// `userLocale`, carried in the member its type needs, without an image for the two offers;
+/// the alternate product must be the one the message offers, in the same group.
+public enum ResponseCheck {
+    /// What the check needs besides the answer.
+    public struct Request: Sendable {
+        public var product: String
+        public var userLocale: String
+        public init(product: String, userLocale: String) {
+            self.product = product
+            self.userLocale = userLocale
+        }
+    }
+
+    /// The findings for `bytes`, the answer in the file `path`. Empty: Apple shows the message.
+    public static func check(_ bytes: [UInt8], path: String, snapshot: RealtimeSnapshot, request: Request) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
+        func at(_ node: JSONDocument.Node) -> SourceLocation {
+            SourceLocation(path: path, line: node.line, column: node.column).spanning(scalars: width(of: node))
+        }
+        func keyLocation(_ key: String, of value: JSONDocument.Node, path: String) -> SourceLocation {
+            Self.keyLocation(key, of: value, path: path, lines: lines)
+        }
+        let root: JSONDocument.Node
+        do {
+            root = try JSONDocument.parse(bytes)
+        } catch {
+            return [RealtimeDiagnostics.invalidResponse.finding(
+                "the answer is not valid JSON: \(error.message)", at: SourceLocation(path: path, line: error.line, column: error.column))]
+        }
+        guard case .object(let members) = root.value else {
+            return [RealtimeDiagnostics.invalidResponse.finding("the answer must be a JSON object, not \(root.kindName)", at: at(root))]
+        }
+        let answerKeys = RealtimeSnapshot.Answer.Kind.allCases.map(\.rawValue)
+        let hasAnswer = members.contains { answerKeys.contains($0.key) }
+        // A top-level messageIdentifier without an answer is said by the finding that there is none.
+        for (key, value) in members where !answerKeys.contains(key) && key != "advancedCommerceInfo" && (hasAnswer || key != "messageIdentifier") {
+            findings.append(RealtimeDiagnostics.unknownResponseMember.finding(
+                "Apple's answer has no member '\(key)'; Apple ignores it", at: keyLocation(key, of: value, path: path)))
+        }
+        let answers = members.filter { answerKeys.contains($0.key) }
+        guard answers.count == 1, let (memberName, body) = answers.first, let kind = RealtimeSnapshot.Answer.Kind(rawValue: memberName) else {
+            let problem = answers.isEmpty
+                ? "the answer has none of message, alternateProduct and promotionalOffer" + (members.contains { $0.key == "messageIdentifier" } ? "; messageIdentifier belongs inside one of them" : "")
+                : "the answer has \(answers.count) of message, alternateProduct and promotionalOffer (\(answers.map(\.key).joined(separator: ", "))); Apple takes exactly one"
+            findings.append(RealtimeDiagnostics.notExactlyOneAnswer.finding(problem, at: at(root), fixIts: [FixIt("answer with exactly one: {\"message\": {\"messageIdentifier\": \"…\"}}")]))
+            return findings
+        }
+        guard case .object = body.value else {
+            findings.append(RealtimeDiagnostics.invalidResponse.finding("'\(memberName)' must be an object, not \(body.kindName)", at: at(body)))
+            return findings
+        }
+        func text(_ key: String, required: Bool = true) -> (String, JSONDocument.Node)? {
+            guard let node = body.member(key) else {
+                if required {
+                    findings.append(RealtimeDiagnostics.invalidResponse.finding("'\(memberName)' has no '\(key)'", at: at(body)))
+                }
+                return nil
+            }
+            guard case .string(let value) = node.value else {
+                findings.append(RealtimeDiagnostics.invalidResponse.finding("'\(memberName).\(key)' must be a string, not \(node.kindName)", at: at(node)))
+                return nil
+            }
+            return (value, node)
+        }
+        guard let (identifier, identifierNode) = text("messageIdentifier") else { return findings }
+        guard let product = snapshot.product(request.product) else {
+            findings.append(RealtimeDiagnostics.messageNotAnswerable.finding(
+                "the snapshot has no product '\(request.product)'", at: at(identifierNode)))
+            return findings
+        }
+        guard let entry = product.answering(request.userLocale) else {
+            findings.append(RealtimeDiagnostics.messageNotAnswerable.finding(
+                "no locale of '\(product.id)' answers '\(request.userLocale)' (the snapshot has \(product.locales.map(\.locale).joined(separator: ", ").ifEmpty("none"))); Apple shows the default it holds instead",
+                at: at(identifierNode)))
+            return findings
+        }
+        guard let message = entry.message(identifier: identifier) else {
+            findings.append(RealtimeDiagnostics.messageNotAnswerable.finding(
+                notAnswerable(identifier, snapshot: snapshot, product: product.id, locale: entry.locale), at: at(identifierNode),
+                fixIts: entry.defaultMessage.map { [FixIt("answer with a message the snapshot lists for \(product.id) in \(entry.locale), such as the default \($0.identifier)")] } ?? []))
+            return findings
+        }
+        if message.kind != kind {
+            findings.append(RealtimeDiagnostics.answerKindMismatch.finding(
+                "'\(message.key)' is a \(message.type.rawValue) message; Apple shows it through '\(message.kind.rawValue)', not '\(memberName)'",
+                at: keyLocation(memberName, of: body, path: path), fixIts: [FixIt("answer with {\"\(message.kind.rawValue)\": …}")]))
+        }
+        if kind != .message, !message.images.isEmpty {
+            findings.append(RealtimeDiagnostics.imageOnOfferAnswer.finding(
+                "'\(message.key)' shows \(message.images.count) image\(message.images.count == 1 ? "" : "s"); a '\(memberName)' answer needs a message without images",
+                at: at(identifierNode)))
+        }
+        switch kind {
+        case .message:
+            break
+        case .alternateProduct:
+            guard let (productId, productNode) = text("productId") else { break }
+            if let billing = body.member("billingPlanType"), case .string = billing.value {} else if let billing = body.member("billingPlanType") {
+                findings.append(RealtimeDiagnostics.invalidResponse.finding("'alternateProduct.billingPlanType' must be a string, not \(billing.kindName)", at: at(billing)))
+            }
+            let location = at(productNode)
+            if productId == product.id {
+                findings.append(RealtimeDiagnostics.alternateProductNotInGroup.finding("'\(productId)' is the request's own product; Apple offers another plan", at: location))
+            } else if let target = snapshot.product(productId) {
+                if product.group == nil || target.group != product.group {
+                    findings.append(RealtimeDiagnostics.alternateProductNotInGroup.finding(
+                        "'\(productId)' is in group \(target.group.map { "'\($0)'" } ?? "(none given)"), '\(product.id)' in \(product.group.map { "'\($0)'" } ?? "(none given)"); Apple switches only within one subscription group",
+                        at: location))
+                } else if message.kind == .alternateProduct, let offered = message.productId, offered != productId {
+                    findings.append(RealtimeDiagnostics.alternateProductNotInGroup.finding(
+                        "'\(message.key)' offers '\(offered)', but the answer offers '\(productId)'", at: location,
+                        fixIts: [FixIt("answer with the product the message offers: \(offered)")]))
+                }
+            } else {
+                findings.append(RealtimeDiagnostics.alternateProductNotInGroup.finding(
+                    "'\(productId)' is not a product of the snapshot, so msgc cannot say it shares the group of '\(product.id)'", at: location))
+            }
+        case .promotionalOffer:
+            checkSignature(body, message: message, product: product.id, path: path, memberLocation: keyLocation(memberName, of: body, path: path), into: &findings)
+        }
+        return findings
+    }
+
+    /// Why `identifier` is not an answer for `product` in `locale`: left out, or meant for another.
+    static func notAnswerable(_ identifier: String, snapshot: RealtimeSnapshot, product: String, locale: String) -> String {
+        let wanted = identifier.lowercased()
+        if let left = snapshot.omitted.first(where: { $0.identifier == wanted }) {
+            return "message \(identifier) ('\(left.key)', \(left.product), \(left.locale)) is not answerable: \(left.reason.rawValue): \(left.detail)"
+        }
+        for other in snapshot.products {
+            for entry in other.locales {
+                if let found = entry.message(identifier: wanted) {
+                    return "message \(identifier) is '\(found.key)' of \(other.id) in \(entry.locale), not of \(product) in \(locale)"
+                }
+            }
+        }
+        return "message \(identifier) is not in the \(snapshot.environment.rawValue) snapshot of \(snapshot.bundleId) (an identifier of another environment or bundle, or one Apple does not hold)"
+    }
+
+    /// `promotionalOfferSignatureV2` (a JWS whose claims name the offer) or `promotionalOfferSignatureV1`.
+    static func checkSignature(
+        _ body: JSONDocument.Node, message: RealtimeSnapshot.Answer, product: String, path: String, memberLocation: SourceLocation,
+        into findings: inout [Diagnostic]
+    ) {
+        let rule = RealtimeDiagnostics.offerSignatureMismatch
+        if let v2 = body.member("promotionalOfferSignatureV2") {
+            let location = SourceLocation(path: path, line: v2.line, column: v2.column)
+            guard case .string(let jws) = v2.value else {
+                findings.append(RealtimeDiagnostics.invalidResponse.finding("'promotionalOfferSignatureV2' must be a string, not \(v2.kindName)", at: location))
+                return
+            }
+            let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, let payload = base64URLDecoded(parts[1]), let claims = try? JSONDocument.parse(payload), case .object = claims.value else {
+                findings.append(rule.finding("'promotionalOfferSignatureV2' is not a JWS (three base64url parts, claims a JSON object)", at: location.spanning(scalars: jws.unicodeScalars.count + 2)))
+                return
+            }
+            func claim(_ key: String) -> String? {
+                if case .string(let value)? = claims.member(key)?.value { return value }
+                return nil
+            }
+            var wrong: [String] = []
+            if claim("aud") != "promotional-offer" { wrong.append("aud is \(claim("aud").map { "'\($0)'" } ?? "missing"), not 'promotional-offer'") }
+            if let offer = message.offerIdentifier, claim("offerIdentifier") != offer {
+                wrong.append("offerIdentifier is \(claim("offerIdentifier").map { "'\($0)'" } ?? "missing"), not the message's offer '\(offer)'")
+            }
+            if claim("productId") != product { wrong.append("productId is \(claim("productId").map { "'\($0)'" } ?? "missing"), not '\(product)'") }
+            if !wrong.isEmpty { findings.append(rule.finding("the offer's signature does not fit: " + wrong.joined(separator: "; "), at: location)) }
+        } else if let v1 = body.member("promotionalOfferSignatureV1") {
+            let location = SourceLocation(path: path, line: v1.line, column: v1.column)
+            guard case .object = v1.value else {
+                findings.append(RealtimeDiagnostics.invalidResponse.finding("'promotionalOfferSignatureV1' must be an object, not \(v1.kindName)", at: location))
+                return
+            }
+            let missing = ["encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier"].filter { v1.member($0) == nil }
+            var wrong: [String] = missing.isEmpty ? [] : ["it has no \(missing.joined(separator: ", "))"]
+            if case .string(let offer)? = v1.member("offerIdentifier")?.value, let expected = message.offerIdentifier, offer != expected {
+                wrong.append("offerIdentifier is '\(offer)', not the message's offer '\(expected)'")
+            }
+            if case .string(let named)? = v1.member("productId")?.value, named != product { wrong.append("productId is '\(named)', not '\(product)'") }
+            if !wrong.isEmpty { findings.append(rule.finding("the offer's signature does not fit: " + wrong.joined(separator: "; "), at: location)) }
+        } else {
+            findings.append(rule.finding(
+                "a promotionalOffer answer needs promotionalOfferSignatureV2 (or V1), minted for this request", at: memberLocation,
+                fixIts: [FixIt("sign the offer '\(message.offerIdentifier ?? "?")' for this request and add it as promotionalOfferSignatureV2")]))
+        }
+    }
+
+    static func base64URLDecoded(_ text: Substring) -> [UInt8]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.utf8.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64).map { Array($0) }
+    }
+
+    /// Where the key of `value` is written: JSON nodes know where their values start, and the
+    /// key is the last `"key"` before it on its line (else the value itself is pointed at).
+    static func keyLocation(_ key: String, of value: JSONDocument.Node, path: String, lines: [[Unicode.Scalar]]) -> SourceLocation {
+        let needle = Array("\"\(key)\"".unicodeScalars)
+        let fallback = SourceLocation(path: path, line: value.line, column: value.column)
+        guard value.line >= 1, value.line <= lines.count else { return fallback }
+        let line = lines[value.line - 1]
+        var start = min(value.column - 1, line.count) - needle.count
+        while start >= 0 {
+            if Array(line[start..<start + needle.count]) == needle {
+                return SourceLocation(path: path, line: value.line, column: start + 1).spanning(scalars: needle.count)
+            }
+            start -= 1
+        }
+        return fallback
+    }
+
+    /// How many scalars a value's text takes where that is plain: a string without escapes, a
+    /// number, a literal; one for an object or array (its opening bracket).
+    static func width(of node: JSONDocument.Node) -> Int {
+        switch node.value {
+        case .string(let text): text.unicodeScalars.count + 2
+        case .number(let text): text.unicodeScalars.count
+        case .bool(let flag): flag ? 4 : 5
+        case .null: 4
+        case .array, .object: 1
+        }
+    }
+}
+
+
+extension String {
+    fileprivate func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
+}

@@ -1,0 +1,99 @@
+import Diagnostics
+import Foundation
+import Model
+import Testing
+
+@testable import Realtime
+
+/// Every example of every realtime code, judged against the example snapshot; and answers
+/// Apple reads one way whatever their spelling.
+@Suite struct ResponseCheckTests {
+    static let request = ResponseCheck.Request(product: "com.example.news.premium.yearly", userLocale: "en-US")
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var info: RuleInfo
+        var example: RuleExample
+        var testDescription: String { "\(info.code) \(example.kind.rawValue) \(example.text.prefix(40))" }
+    }
+
+    static let responseCases: [Case] = RealtimeDiagnostics.all.flatMap { info in
+        info.examples.filter { $0.path == "response.json" }.map { Case(info: info, example: $0) }
+    }
+
+    /// `⟦…⟧` marks where the finding must point; removed before checking.
+    static func unmarked(_ text: String) -> (text: String, spans: [(line: Int, column: Int, length: Int)]) {
+        var clean = ""
+        var spans: [(Int, Int, Int)] = []
+        var line = 1
+        var column = 1
+        var open: (Int, Int)?
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "⟦": open = (line, column)
+            case "⟧": if let start = open { spans.append((start.0, start.1, column - start.1)) }
+            default:
+                clean.unicodeScalars.append(scalar)
+                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+            }
+        }
+        return (clean, spans)
+    }
+
+    @Test(arguments: responseCases)
+    func example(_ testCase: Case) {
+        let (text, spans) = Self.unmarked(testCase.example.text)
+        let findings = ResponseCheck.check(Array(text.utf8), path: "response.json", snapshot: RealtimeDiagnostics.exampleSnapshot, request: Self.request)
+        switch testCase.example.kind {
+        case .valid:
+            #expect(findings.isEmpty, "\(findings.map(\.message))")
+        case .invalid:
+            #expect(findings.map(\.code) == [testCase.info.code], "\(findings.map { "\($0.code) \($0.message)" })")
+            let located = findings.map { ($0.location.line, $0.location.column, ($0.location.endColumn ?? 0) - ($0.location.column ?? 0)) }
+            #expect(located.count == spans.count)
+            for (found, span) in zip(located, spans) {
+                #expect(found.0 == span.line && found.1 == span.column && found.2 == span.length, "found \(found), marked \(span)")
+            }
+        }
+    }
+
+    @Test func everyCodeHasValidAndInvalidExamples() {
+        for info in RealtimeDiagnostics.all {
+            #expect(info.examples.contains { $0.kind == .valid }, "\(info.code)")
+            #expect(info.examples.contains { $0.kind == .invalid }, "\(info.code)")
+            #expect(info.summary.hasSuffix("."))
+        }
+        let codes = RealtimeDiagnostics.all.map(\.code)
+        #expect(codes == codes.sorted() && Set(codes).count == codes.count)
+    }
+
+    @Test func theRequestsLocaleIsMatched() {
+        let snapshot = RealtimeDiagnostics.exampleSnapshot
+        let answer = Array(#"{"message": {"messageIdentifier": "0F6C1C7E-6A55-5E0B-9D2E-4F1A8B2C3D4E"}}"#.utf8)
+        #expect(ResponseCheck.check(answer, path: "r", snapshot: snapshot, request: .init(product: Self.request.product, userLocale: "en-GB")).isEmpty)
+        let wrongLocale = ResponseCheck.check(answer, path: "r", snapshot: snapshot, request: .init(product: Self.request.product, userLocale: "de-DE"))
+        #expect(wrongLocale.map(\.code) == ["RTM004"])
+    }
+
+    @Test func identifiersOfAnotherProductOrLeftOutSayWhy() {
+        var snapshot = RealtimeDiagnostics.exampleSnapshot
+        let pending = ResponseCheck.check(
+            Array(#"{"message": {"messageIdentifier": "d1e2f3a4-b5c6-5d7e-8f90-a1b2c3d4e5f6"}}"#.utf8), path: "r", snapshot: snapshot, request: Self.request)
+        #expect(pending.first?.message.contains("pending") == true)
+        snapshot.products[0].locales = [.init(locale: "en-US", defaultKey: nil, messages: [
+            .init(key: "stay", type: .text, identifier: "11111111-2222-5333-8444-555555555555", images: [], version: .current),
+        ])]
+        let other = ResponseCheck.check(
+            Array(#"{"message": {"messageIdentifier": "11111111-2222-5333-8444-555555555555"}}"#.utf8), path: "r", snapshot: snapshot, request: Self.request)
+        #expect(other.first?.message.contains("of com.example.news.premium.monthly in en-US") == true)
+    }
+
+    @Test func hostileAnswersAreFindingsNeverCrashes() {
+        let snapshot = RealtimeDiagnostics.exampleSnapshot
+        for text in ["", "[]", "null", "{", #"{"message": []}"#, #"{"message": {}}"#, String(repeating: "[", count: 10_000),
+                     #"{"promotionalOffer": {"messageIdentifier": "c3d4e5f6-a7b8-5c9d-8e0f-1a2b3c4d5e6f", "promotionalOfferSignatureV2": "a.%%%.c"}}"#,
+                     #"{"promotionalOffer": {"messageIdentifier": "c3d4e5f6-a7b8-5c9d-8e0f-1a2b3c4d5e6f", "promotionalOfferSignatureV1": {}}}"#] {
+            let findings = ResponseCheck.check(Array(text.utf8), path: "r", snapshot: snapshot, request: Self.request)
+            #expect(findings.contains { $0.severity == .error }, "\(text.prefix(30))")
+        }
+    }
+}
