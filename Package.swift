@@ -3,17 +3,23 @@ import PackageDescription
 
 // Modules are cut by what they own, and every arrow points down (docs/architecture.md):
 //
-//   Model, LanguageTags      plain data (catalog, messages, locations, canonical JSON); BCP 47
+//   Model, LanguageTags      plain data (catalog, messages, locations, image facts, the state
+//                            file's values, canonical JSON written and read, UUID text, edit
+//                            distance); BCP 47
 //   Diagnostics              the diagnostic, RuleInfo, every renderer, terminal and HTML escaping
-//   Parser, XLIFF            YAML, JSON and PNG reading; XLIFF in both directions
-//   Lint                     the rules, their context and registry
-//   Bundle, Compiler         identifiers, planner, manifest, state file, atomic writing, diff |
-//                            the content tree, localization, compilation, release plan, outcome
-//   Coverage, Preview, PseudoLocalization
+//   Parser, XLIFF            YAML and PNG reading; XLIFF in both directions
+//   Lint                     the rules, their context and registry: they read the model only
+//   Bundle, Compiler         identifiers, planner, manifest, the state file and its codes, atomic
+//                            writing, diff | the content tree, localization, compilation, release
+//                            plan, outcome, every code (Compiler imports Bundle for the state codes)
+//   Coverage, Preview, PseudoLocalization, LanguageServer
 //   Apply, Realtime          Apple's side: apply and state fetch | the realtime snapshot
 //   msgc                     the command line
 //
-// Only Compiler and msgc import Lint. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
+// Only Compiler and msgc import Lint. Never Lint -> Parser, Bundle -> Parser, Apply or Realtime
+// -> Parser or Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
+// MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
+// module through another file's import. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
 // alone, CHTTP by Apply alone, CCrypto by Bundle and Apply. Parser also imports CYaml, the
 // libyaml that Yams builds: Yams does not publish it as a product, so it cannot be listed
 // below; it comes with Yams, and a libyaml of our own would link the same symbols twice.
@@ -62,13 +68,13 @@ let package = Package(
             dependencies: ["Model", "Diagnostics", "LanguageTags", .product(name: "Yams", package: "Yams")]
         ),
         .target(name: "XLIFF", dependencies: ["Model", "Diagnostics", "CLibXML2"]),
-        .target(name: "Lint", dependencies: ["Model", "Diagnostics", "Parser", "LanguageTags"]),
-        .target(name: "Bundle", dependencies: ["Model", "Diagnostics", "Parser", "CCrypto", "CFileSystem"]),
-        .target(name: "Compiler", dependencies: ["Model", "Diagnostics", "Parser", "XLIFF", "Lint", "LanguageTags", "Bundle"]),
+        .target(name: "Lint", dependencies: ["Model", "Diagnostics", "LanguageTags"]),
+        .target(name: "Bundle", dependencies: ["Model", "Diagnostics", "CCrypto", "CFileSystem"]),
+        .target(name: "Compiler", dependencies: ["Model", "Diagnostics", "Parser", "XLIFF", "Lint", "Bundle", "LanguageTags"]),
         .target(name: "Coverage", dependencies: ["Model", "Diagnostics", "Compiler", "Bundle"]),
         // `msgc apply` and `msgc state fetch`: the only module that talks to Apple. libcurl (CHTTP)
         // for HTTPS, libcrypto for the ES256 tokens.
-        .target(name: "Apply", dependencies: ["Model", "Parser", "Bundle", "CCrypto", "CHTTP"]),
+        .target(name: "Apply", dependencies: ["Model", "Diagnostics", "Bundle", "CCrypto", "CHTTP"]),
         // `msgc realtime`: the snapshot of approved content a realtime server answers from, locale
         // matching and the judge of an answer; a library a Swift server can mount. Never Parser
         // or Compiler: Apple's side starts from a bundle.
@@ -76,9 +82,9 @@ let package = Package(
         // Pseudo-translations (`msgc pseudo`) as XLIFF, through the XLIFF writer.
         .target(name: "PseudoLocalization", dependencies: ["Model", "XLIFF", "LanguageTags"]),
         // `msgc preview`: the cancellation sheet of every message in every locale, as HTML.
-        .target(name: "Preview", dependencies: ["Model", "Diagnostics", "Parser", "Compiler"]),
+        .target(name: "Preview", dependencies: ["Model", "Diagnostics", "Compiler"]),
         // `msgc lsp`: the language server, with its own JSON-RPC framing (no LSP package in the set fits).
-        .target(name: "LanguageServer", dependencies: ["Model", "Diagnostics", "Parser", "Compiler"]),
+        .target(name: "LanguageServer", dependencies: ["Model", "Diagnostics", "Compiler"]),
         .executableTarget(
             name: "msgc",
             dependencies: [
@@ -86,25 +92,32 @@ let package = Package(
                 "Preview", "LanguageServer", "Apply", "Realtime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["Model"], path: "Tests/TestSupport"),
-        .testTarget(name: "ModelTests", dependencies: ["Model", "Diagnostics"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ModelTests", dependencies: ["Model"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Compiler", "Model", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "ParserTests", dependencies: ["Parser", "Model", "Diagnostics", "TestSupport"]),
         .testTarget(name: "XLIFFTests", dependencies: ["XLIFF", "Model", "Diagnostics", "CLibXML2", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "LanguageTagsTests", dependencies: ["LanguageTags"]),
         .testTarget(name: "LintTests", dependencies: ["Lint", "Compiler", "Bundle", .product(name: "Yams", package: "Yams"), "Parser", "Model", "Diagnostics", "CZlib", "TestSupport"]),
-        .testTarget(name: "BundleTests", dependencies: ["Bundle", "Parser", "Model", "Diagnostics", "TestSupport"]),
+        .testTarget(name: "BundleTests", dependencies: ["Bundle", "Model", "Diagnostics"]),
         .testTarget(name: "CompilerTests", dependencies: ["Compiler", "Bundle", "XLIFF", "Parser", "Model", "Diagnostics", "TestSupport"]),
         .testTarget(
             name: "CoverageTests",
-            dependencies: ["Coverage", "Compiler", "Bundle", "Model", "Diagnostics", "TestSupport"],
+            dependencies: ["Coverage", "Compiler", "Bundle", "Model", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Compiler", "Bundle", "XLIFF", "Model", "Diagnostics"]),
-        .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model", "Diagnostics", "TestSupport"]),
-        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "Compiler", "Model", "TestSupport"]),
+        .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Compiler", "Bundle", "Model", "Diagnostics"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model"]),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "TestSupport"]),
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )
+
+// A file sees only the members of modules it imports itself (SE-0444), so each file's imports
+// say what it uses and an arrow Package.swift does not declare cannot slip in through another
+// file's import.
+for target in package.targets where target.type != .system && !["CFileSystem", "CHTTP"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -1,6 +1,7 @@
 import Bundle
 import CHTTP
 import Foundation
+import Model
 
 /// Requests to Apple's Retention Messaging API, each through the `Pacer`, retried as Apple asks.
 ///
@@ -32,8 +33,12 @@ final class AppleClient: @unchecked Sendable {
 
         /// Apple's `errorCode` and `errorMessage`, when the body holds them.
         var appleError: (code: Int?, message: String?) {
-            guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return (nil, nil) }
-            return (object["errorCode"] as? Int, object["errorMessage"] as? String)
+            guard let root = try? JSONDocument.parse(Array(body)) else { return (nil, nil) }
+            var code: Int?
+            var message: String?
+            if case .number(let text)? = root.member("errorCode")?.value { code = Int(text) }
+            if case .string(let text)? = root.member("errorMessage")?.value { message = text }
+            return (code, message)
         }
     }
 

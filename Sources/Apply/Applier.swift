@@ -1,7 +1,6 @@
 import Bundle
 import Foundation
 import Model
-import Parser
 
 /// Takes a verified bundle to Apple: reads what Apple holds, then uploads only what it does not
 /// hold and configures the defaults, in three lanes at once (`LaneScheduler`): images, messages

@@ -69,9 +69,12 @@ public final class Credentials: @unchecked Sendable {
     func token(now: Date) throws(Failure) -> String {
         let current = Int(now.timeIntervalSince1970)
         let issued = current - Int(Self.backdating)
-        let header = Self.json(["alg": "ES256", "kid": keyID, "typ": "JWT"])
-        let claims = "{\"aud\":\"appstoreconnect-v1\",\"bid\":\(Self.quoted(bundleID)),\"exp\":\(current + Int(Self.lifetime)),\"iat\":\(issued),\"iss\":\(Self.quoted(issuerID))}"
-        let input = Self.base64URL(Array(header.utf8)) + "." + Self.base64URL(Array(claims.utf8))
+        let header: JSONValue = ["alg": "ES256", "kid": .string(keyID), "typ": "JWT"]
+        let claims: JSONValue = [
+            "aud": "appstoreconnect-v1", "bid": .string(bundleID), "exp": .integer(current + Int(Self.lifetime)),
+            "iat": .integer(issued), "iss": .string(issuerID),
+        ]
+        let input = Self.base64URL(header.compactBytes) + "." + Self.base64URL(claims.compactBytes)
         return input + "." + Self.base64URL(try sign(Array(input.utf8)))
     }
 
@@ -116,15 +119,5 @@ public final class Credentials: @unchecked Sendable {
     static func base64URL(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Compact JSON of an object of text, keys in sorted order.
-    static func json(_ object: [String: String]) -> String {
-        "{" + object.keys.sorted().map { "\(quoted($0)):\(quoted(object[$0]!))" }.joined(separator: ",") + "}"
-    }
-
-    /// `text` as a JSON string, escaped as msgc writes every JSON string.
-    static func quoted(_ text: String) -> String {
-        String(decoding: JSONValue.string(text).canonicalBytes.dropLast(), as: UTF8.self)
     }
 }

@@ -1,7 +1,6 @@
 import Bundle
 import Foundation
 import Model
-import Parser
 
 /// Reads the default message Apple serves for products and locales, one Get Default Message
 /// each (paced as every request): `msgc state fetch --defaults` records them, `msgc prune` keeps

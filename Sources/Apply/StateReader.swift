@@ -1,7 +1,7 @@
 import Bundle
+import Diagnostics
 import Foundation
 import Model
-import Parser
 
 /// Reads Apple's Get Message List and Get Image List, as Apple's own libraries read them: every
 /// member optional, a missing or `null` list empty, unknown members ignored, unknown states
@@ -43,9 +43,7 @@ public enum StateReader {
         do {
             let messages = try answer(client, images: false)
             let images = try answer(client, images: true)
-            let (state, diagnostics) = StateFileParser.parse(
-                bytes: Array(#"{"messages": "#.utf8) + messages + Array(#", "images": "#.utf8) + images + [UInt8(ascii: "}")],
-                path: "Apple's lists")
+            let (state, diagnostics) = StateFileParser.read(stateDocument(messages: messages, images: images), path: "Apple's lists")
             guard let state else {
                 throw Failure(
                     description: "Apple's lists are not shaped as Apple documents them: " + diagnostics.map(\.message).joined(separator: "; "),
@@ -64,23 +62,28 @@ public enum StateReader {
     /// One list again, after a 409: what Apple holds of that kind now.
     static func list(_ client: AppleClient, images: Bool) throws(AppleClient.Failure) -> [HeldUpload] {
         let body = try answer(client, images: images)
-        let other = Array(images ? #"{"messageIdentifiers": []}"#.utf8 : #"{"imageIdentifiers": []}"#.utf8)
-        let bytes = Array(#"{"messages": "#.utf8) + (images ? other : body) + Array(#", "images": "#.utf8) + (images ? body : other) + [UInt8(ascii: "}")]
-        guard let state = StateFileParser.parse(bytes: bytes, path: "Apple's list").0 else {
+        let none = JSONDocument.Node(value: .object([]), line: 1, column: 1)
+        let document = stateDocument(messages: images ? none : body, images: images ? body : none)
+        guard let state = StateFileParser.read(document, path: "Apple's list").0 else {
             throw .unavailable("\(images ? "Get Image List" : "Get Message List") answered with something that is not a list")
         }
         return images ? state.images : state.messages
     }
 
-    /// The body of one list's 200 answer.
-    private static func answer(_ client: AppleClient, images: Bool) throws(AppleClient.Failure) -> [UInt8] {
+    /// Apple's two answers as the members of one state file, read as `build --state` reads it.
+    private static func stateDocument(messages: JSONDocument.Node, images: JSONDocument.Node) -> JSONDocument.Node {
+        JSONDocument.Node(value: .object([(key: "messages", value: messages), (key: "images", value: images)]), line: 1, column: 1)
+    }
+
+    /// The body of one list's 200 answer, read as JSON.
+    private static func answer(_ client: AppleClient, images: Bool) throws(AppleClient.Failure) -> JSONDocument.Node {
         let endpoint: AppleClient.Endpoint = images ? .listImages : .listMessages
         let response = try client.send(endpoint, method: "GET", path: images ? "/inApps/v1/messaging/image/list" : "/inApps/v1/messaging/message/list")
         guard response.status == 200 else { throw .unavailable("\(endpoint.rawValue) was refused: \(Applier.refusal(response))") }
         // One JSON value, whatever it holds: the two answers are read as members of one document.
-        guard (try? JSONDocument.parse(Array(response.body))) != nil else {
+        guard let body = try? JSONDocument.parse(Array(response.body)) else {
             throw .unavailable("\(endpoint.rawValue) answered with something that is not JSON")
         }
-        return Array(response.body)
+        return body
     }
 }

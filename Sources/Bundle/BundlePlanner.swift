@@ -1,6 +1,5 @@
 import Foundation
 import Model
-import Parser
 
 /// An image upload: one file at one size, however many messages use it.
 public struct PlannedImage: Hashable, Sendable {

@@ -1,6 +1,5 @@
 import Foundation
 import Model
-import Parser
 
 /// Reads back a bundle that `msgc build` wrote, for `msgc diff`.
 ///

@@ -74,8 +74,9 @@ public enum BundleWriter {
         var status = stat()
         guard stat(manifest, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size < 64 << 20,
               let data = FileManager.default.contents(atPath: manifest),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
-        return object["format"] as? String == Manifest.format
+              let root = try? JSONDocument.parse(Array(data)),
+              case .string(let format)? = root.member("format")?.value else { return false }
+        return format == Manifest.format
     }
 
     private static func writeFiles(_ bundle: UploadBundle, into folder: String) throws(Failure) {

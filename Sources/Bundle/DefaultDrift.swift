@@ -1,6 +1,5 @@
 import Diagnostics
 import Model
-import Parser
 
 /// Compares the defaults Apple serves (a state file fetched with `msgc state fetch --defaults`)
 /// with a bundle's default configurations: a default at Apple that differs from the bundle's

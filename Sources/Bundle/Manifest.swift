@@ -1,5 +1,4 @@
 import Model
-import Parser
 
 /// `manifest.json` of a bundle (docs/formats.md, "The bundle"): the one description of its shape.
 ///

@@ -1,5 +1,4 @@
 import Model
-import Parser
 
 /// UUID version 5 (RFC 9562 §5.5): SHA-1 of a namespace UUID and a name, written in lower case.
 public struct NameBasedUUID: Hashable, Sendable, CustomStringConvertible {

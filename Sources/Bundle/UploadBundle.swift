@@ -1,7 +1,6 @@
 import Diagnostics
 import Foundation
 import Model
-import Parser
 
 /// The environment a bundle is for; part of every identifier.
 public enum Environment: String, CaseIterable, Sendable {

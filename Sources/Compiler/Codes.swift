@@ -1,3 +1,4 @@
+import Bundle
 import Diagnostics
 import Lint
 import Parser

@@ -236,7 +236,7 @@ public struct ContentTree: Sendable {
         if path.contains("\\") { return ImageAsset(path: path, problem: .unreadable("it uses '\\'; paths in the content tree use '/'")) }
         guard let normalized = Self.normalize(path) else { return ImageAsset(path: path, problem: .outsideContentTree) }
         switch bytes(of: normalized, limit: ContentLimits.maxImageBytes) {
-        case .success(let bytes): return ImageAsset(path: path, bytes: bytes)
+        case .success(let bytes): return ImageAsset(path: path, bytes: bytes, png: PNGReader.read(bytes))
         case .failure(.file(.missing)), .failure(.placement(.danglingLink)): return ImageAsset(path: path, problem: .missing)
         case .failure(.placement(.outside)): return ImageAsset(path: path, problem: .outsideContentTree)
         case .failure(.placement): return ImageAsset(path: path, problem: .unreadable("it is a symbolic link that leads back to itself"))

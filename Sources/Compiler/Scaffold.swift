@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The files of a new content tree, as `msgc init` writes them.
 public enum Scaffold {

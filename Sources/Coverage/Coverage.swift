@@ -2,7 +2,6 @@ import Bundle
 import Compiler
 import Diagnostics
 import Model
-import Parser
 
 /// Computes the coverage matrix from a compilation: a pure function of its inputs.
 public enum Coverage {

@@ -160,3 +160,12 @@ public enum ExampleImage: Hashable, Sendable {
         }
     }
 }
+
+extension RuleInfo {
+    /// A diagnostic of this code at its default severity.
+    public func diagnose(
+        _ message: String, at location: SourceLocation, notes: [Note] = [], fixIts: [FixIt] = [], subject: Subject? = nil
+    ) -> Diagnostic {
+        Diagnostic(code: code, severity: severity, location: location, message: message, notes: notes, fixIts: fixIts, subject: subject)
+    }
+}

@@ -2,7 +2,6 @@ import Compiler
 import Diagnostics
 import Foundation
 import Model
-import Parser
 
 /// `msgc lsp`: a language server (LSP 3.17) over a byte stream, for message sources,
 /// `msgc.yaml` and XLIFF files of one content tree.

@@ -1,7 +1,6 @@
 import Diagnostics
 import LanguageTags
 import Model
-import Parser
 
 /// One check over the catalog. A rule returns findings; it never reads files, prints,
 /// looks at other rules or knows an output format.
@@ -36,9 +35,6 @@ public struct LintContext: Sendable {
     /// (TXT002–TXT008) look at these rather than each walking every text (and, on every core at
     /// once, taking and dropping a reference to each).
     let textsWithNotableScalars: [FieldText]
-    /// The PNG structure of every image file msgc could read, by path. Four image rules ask
-    /// about every use of an image, and a file is used by many messages: each is read once.
-    let pngs: [String: Result<PNGInfo, PNGProblem>]
     /// Every image reference of every message, in message order, for the image rules.
     let imageUses: [ImageUse]
     /// Every place that writes a locale tag, with what is wrong with the tag. Five locale rules
@@ -54,8 +50,6 @@ public struct LintContext: Sendable {
         self.localization = localization
         self.fieldTexts = FieldText.all(in: localization)
         self.textsWithNotableScalars = fieldTexts.filter { !$0.notableScalars.isEmpty }
-        let images = catalog.images.compactMap { path, asset in asset.bytes.map { (path, $0) } }
-        self.pngs = Dictionary(uniqueKeysWithValues: zip(images.map(\.0), images.map { PNGReader.read($0.1) }))
         self.imageUses = ImageUse.all(in: catalog)
         self.localeBinding = LocaleBinding(config)
         self.localeTagFindings = LocaleTagSite.findings(of: LocaleTagSite.all(in: catalog, config: config, binding: localeBinding), config: config)

@@ -1,6 +1,5 @@
 import Diagnostics
 import Model
-import Parser
 
 /// Every lint rule, alphabetized by code. A test checks the order, that codes are unique,
 /// and that each rule has valid and invalid examples.

@@ -5,7 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The bytes of a file in the content tree's `images/` folder, or why they are not there.
+/// The bytes of a file in the content tree's `images/` folder and what its PNG structure says,
+/// or why they are not there.
 public struct ImageAsset: Hashable, Sendable {
     public enum Problem: Hashable, Sendable {
         /// No file at that path.
@@ -21,11 +22,16 @@ public struct ImageAsset: Hashable, Sendable {
     /// Root-relative path with `/`.
     public var path: String
     public var bytes: [UInt8]?
+    /// The PNG structure of `bytes`, or why they are no usable PNG; nil when there are no bytes.
+    /// The content-tree walk reads it once, beside the bytes, so the image rules and the
+    /// preview, which ask about every use of a file, never read a file format themselves.
+    public var png: Result<PNGInfo, PNGProblem>?
     public var problem: Problem?
 
-    public init(path: String, bytes: [UInt8]? = nil, problem: Problem? = nil) {
+    public init(path: String, bytes: [UInt8]? = nil, png: Result<PNGInfo, PNGProblem>? = nil, problem: Problem? = nil) {
         self.path = path
         self.bytes = bytes
+        self.png = png
         self.problem = problem
     }
 }

@@ -24,6 +24,12 @@ public struct JSONDocument {
         public var line: Int
         public var column: Int
 
+        public init(value: Value, line: Int, column: Int) {
+            self.value = value
+            self.line = line
+            self.column = column
+        }
+
         /// The member named `key`, when this is an object that has one.
         public func member(_ key: String) -> Node? {
             guard case .object(let members) = value else { return nil }

@@ -25,6 +25,37 @@ public indirect enum JSONValue: Hashable, Sendable {
         return output
     }
 
+    /// The canonical bytes with no whitespace and no final newline: the same keys in the same
+    /// order and the same escapes, for JSON that travels inside something else (a JWT's
+    /// header and claims).
+    public var compactBytes: [UInt8] {
+        var output: [UInt8] = []
+        writeCompact(into: &output)
+        return output
+    }
+
+    private func writeCompact(into output: inout [UInt8]) {
+        switch self {
+        case .null, .bool, .integer, .string: write(into: &output, indent: 0)
+        case .array(let values):
+            output.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                value.writeCompact(into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (index, member) in members.sorted(by: { Self.utf8Precedes($0.key, $1.key) }).enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.writeString(member.key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                member.value.writeCompact(into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
     /// Appends the canonical text of this value to `output`, as it stands `indent` spaces in:
     /// for a writer that streams a large document a part at a time.
     public func appendCanonical(to output: inout [UInt8], indent: Int) {

@@ -199,12 +199,3 @@ public enum ParserDiagnostics {
     /// Codes that stand for an I/O failure rather than a mistake in the content.
     public static let ioFailureCodes: Set<String> = [unreadableFile.code, missingConfig.code]
 }
-
-extension RuleInfo {
-    /// A diagnostic of this code at its default severity.
-    public func diagnose(
-        _ message: String, at location: SourceLocation, notes: [Note] = [], fixIts: [FixIt] = [], subject: Subject? = nil
-    ) -> Diagnostic {
-        Diagnostic(code: code, severity: severity, location: location, message: message, notes: notes, fixIts: fixIts, subject: subject)
-    }
-}

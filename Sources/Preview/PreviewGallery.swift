@@ -153,4 +153,9 @@ struct PreviewModel {
     func imageBytes(_ path: String) -> [UInt8]? {
         compilation.catalog.images[path]?.bytes
     }
+
+    /// The image at `path` as the content-tree walk read it: its bytes and PNG structure.
+    func image(_ path: String) -> ImageAsset? {
+        compilation.catalog.images[path]
+    }
 }

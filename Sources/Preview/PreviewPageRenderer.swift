@@ -2,7 +2,6 @@ import Compiler
 import Diagnostics
 import Foundation
 import Model
-import Parser
 
 /// The HTML of the gallery's pages. It draws what `PreviewModel` arranged and decides nothing.
 enum PreviewPageRenderer {
@@ -128,11 +127,11 @@ enum PreviewPageRenderer {
 
     /// An image as a box of its page's class for it (`PageImages`), sized as the image is.
     static func imageHTML(_ path: String, alt: String, className: String, model: PreviewModel, images: inout PageImages) -> String {
-        guard let bytes = model.imageBytes(path) else {
+        guard let asset = model.image(path), asset.bytes != nil else {
             return "<div class=\"\(className) noimage\" role=\"img\" aria-label=\"\(escape(alt))\">\(escape(path)) cannot be shown</div>"
         }
         var size = ""
-        if case .success(let png) = PNGReader.read(bytes) { size = " style=\"aspect-ratio: \(png.widthPixels) / \(png.heightPixels)\"" }
+        if case .success(let png) = asset.png { size = " style=\"aspect-ratio: \(png.widthPixels) / \(png.heightPixels)\"" }
         let picture = images.className(for: path)
         return "<span class=\"\(className) pic \(picture)\" role=\"img\" aria-label=\"\(escape(alt))\" title=\"\(escape(path))\"\(size)></span>"
     }

@@ -1,3 +1,4 @@
+import Model
 /// Picks the message a realtime server answers with, from a snapshot: for the request's product,
 /// its subscriber (`originalTransactionId`) and locale (`userLocale`).
 ///

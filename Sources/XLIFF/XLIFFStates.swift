@@ -70,11 +70,11 @@ public enum XLIFFStates {
         // 2.0 has no custom states: a tool's own goes in `subState`, beside `initial` (what
         // msgc reads an unknown state as) until someone says the text is translated.
         if version == .v2_0 && lowered.hasPrefix("x-") { return "initial" }
-        let letters = Array(String(lowered.map { $0 == "_" ? "-" : $0 }).unicodeScalars)
+        let letters = String(lowered.map { $0 == "_" ? "-" : $0 })
         var best = version.stateValues[0]
         var bestDistance = Int.max
         for candidate in version.stateValues {
-            let distance = editDistance(letters, Array(candidate.unicodeScalars))
+            let distance = editDistance(letters, candidate)
             if distance < bestDistance {
                 best = candidate
                 bestDistance = distance
@@ -89,20 +89,6 @@ public enum XLIFFStates {
         "needs-review-translation": "translated", "needs-review-adaptation": "translated", "needs-review-l10n": "translated",
         "signed-off": "reviewed", "approved": "reviewed",
     ]
-
-    /// Levenshtein distance between two short strings.
-    private static func editDistance(_ lhs: [Unicode.Scalar], _ rhs: [Unicode.Scalar]) -> Int {
-        guard !lhs.isEmpty else { return rhs.count }
-        var previous = Array(0...rhs.count)
-        for (row, left) in lhs.enumerated() {
-            var current = [row + 1] + [Int](repeating: 0, count: rhs.count)
-            for (column, right) in rhs.enumerated() {
-                current[column + 1] = min(previous[column + 1] + 1, current[column] + 1, previous[column] + (left == right ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[rhs.count]
-    }
 
     static func xliff20Value(for state: TranslationState) -> String {
         switch state {

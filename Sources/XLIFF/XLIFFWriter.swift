@@ -1,3 +1,4 @@
+import Foundation
 import Model
 
 /// Writes the XLIFF a translator needs for one locale (`msgc extract`): every translatable

@@ -1,8 +1,8 @@
 import ArgumentParser
+import Bundle
 import Compiler
 import Diagnostics
 import Foundation
-import Lint
 import Model
 import Parser
 import XLIFF

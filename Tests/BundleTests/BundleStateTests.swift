@@ -1,4 +1,5 @@
 @testable import Bundle
+import Diagnostics
 import Model
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import Bundle
+import Foundation
 import Model
 import Testing
 

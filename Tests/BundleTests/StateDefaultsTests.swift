@@ -1,6 +1,7 @@
 import Bundle
+import Diagnostics
+import Foundation
 import Model
-import Parser
 import Testing
 
 /// The state file's optional `defaults` (`msgc state fetch --defaults`): read, written canonically,

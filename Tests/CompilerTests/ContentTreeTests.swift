@@ -1,4 +1,5 @@
 @testable import Compiler
+import Diagnostics
 import Foundation
 import Model
 @testable import Parser
@@ -63,6 +64,24 @@ import Testing
         #expect(catalog.images["images/hero.png"]?.bytes == nil)
         #expect(diagnostics.contains { $0.code == "PRS008" && $0.location.path == "images/more" })
         #expect(!catalog.imageFilesOnDisk.contains("images/hero.png"))
+    }
+
+    /// The walk reads each image's PNG structure once, beside its bytes: the image rules and the
+    /// preview read it from the model and never decode a file themselves.
+    @Test func readsEachImagesPNGFactsIntoTheModel() throws {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + data
+            return bigEndian(UInt32(data.count)) + typed + bigEndian(CRC32.checksum(typed))
+        }
+        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        let header = bigEndian(3840) + bigEndian(160) + [8, 2, 0, 0, 0]
+        let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", [0]) + chunk("IEND", [])
+        let tree = try TemporaryTree(["msgc.yaml": TemporaryTree.config, "images/renamed.png": "GIF89a, whatever the name says"])
+        try Data(png).write(to: tree.root.appendingPathComponent("images/hero.png"))
+        let (catalog, _) = ContentTree(root: tree.root).load()
+        #expect(catalog.images["images/hero.png"]?.png
+            == .success(PNGInfo(widthPixels: 3840, heightPixels: 160, bitDepth: 8, colorType: 2, hasTransparencyChunk: false)))
+        #expect(catalog.images["images/renamed.png"]?.png == .failure(.notPNG(detectedFormat: "GIF")))
     }
 
     @Test func followsLinksThatStayInside() throws {

@@ -1,6 +1,7 @@
 import Bundle
 @testable import Compiler
 import Diagnostics
+import Foundation
 import Model
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 @testable import Compiler
 import Diagnostics
+import Foundation
 import Model
 import Parser
 import TestSupport

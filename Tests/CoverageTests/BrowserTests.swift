@@ -1,3 +1,4 @@
+import Bundle
 import Coverage
 import Foundation
 import Testing

@@ -2,7 +2,6 @@ import Bundle
 import Compiler
 import Coverage
 import Foundation
-import Lint
 import Model
 import Testing
 

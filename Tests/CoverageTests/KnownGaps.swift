@@ -1,9 +1,7 @@
 import Bundle
 import Compiler
 import Foundation
-import Lint
 import Model
-import Parser
 import TestSupport
 import Testing
 

@@ -1,6 +1,5 @@
 import Compiler
 @testable import Diagnostics
-import Lint
 import Model
 import Testing
 

@@ -1,7 +1,6 @@
 import Compiler
 @testable import Diagnostics
 import Foundation
-@testable import Lint
 import Model
 import TestSupport
 import Testing

@@ -1,5 +1,4 @@
 @testable import Diagnostics
-@testable import Lint
 import Model
 import Testing
 

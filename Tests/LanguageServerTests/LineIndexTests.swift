@@ -1,4 +1,5 @@
 @testable import LanguageServer
+import Foundation
 import Testing
 
 /// msgc's positions (1-based lines, columns in scalars) against LSP's (0-based, UTF-16 units).

@@ -1,4 +1,5 @@
 @testable import Model
+import Foundation
 import Testing
 
 /// The JSON reader on inputs shaped to make a careless reader slow or wrong. The large inputs

@@ -1,4 +1,5 @@
 @testable import Model
+import Foundation
 import Testing
 
 /// JSON strings as an editor sends a document: long runs between escapes, every escape, text

@@ -117,6 +117,13 @@ import Testing
         #expect(escaped.location(atScalarOffset: 2) == escaped.location)
     }
 
+    /// A JWT's header and claims: canonical keys and escapes, no whitespace, no final newline.
+    @Test func compactBytesAreCanonicalWithoutWhitespace() {
+        let value: JSONValue = ["typ": "JWT", "kid": "A\"B/é", "exp": 1_700_000_300, "list": [1, nil, true], "empty": [:]]
+        #expect(String(decoding: value.compactBytes, as: UTF8.self)
+            == #"{"empty":{},"exp":1700000300,"kid":"A\"B/é","list":[1,null,true],"typ":"JWT"}"#)
+    }
+
     @Test func lengthMeasuresCountTheReferenceExamples() {
         let family = "👨‍👩‍👧"
         #expect(LengthMeasure.graphemes.count(family) == 1)

@@ -1,5 +1,4 @@
 import Foundation
-import Lint
 import Preview
 import Testing
 

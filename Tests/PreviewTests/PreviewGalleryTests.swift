@@ -1,8 +1,6 @@
 import Compiler
 import Foundation
-import Lint
 import Model
-import Parser
 @testable import Preview
 import PseudoLocalization
 import Testing

@@ -1,9 +1,8 @@
 import Bundle
 import Compiler
+import Diagnostics
 import Foundation
-import Lint
 import Model
-import Parser
 import PseudoLocalization
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import Model
-import Parser
 
 /// What applying a new bundle changes compared with an earlier one (`msgc diff`), so that a
 /// reviewer knows what will be uploaded, what Apple will have to review again, and where each

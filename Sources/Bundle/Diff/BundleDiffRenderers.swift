@@ -1,4 +1,5 @@
 import Diagnostics
+import Foundation
 import Model
 
 /// `msgc diff` for people: one block per product and locale with what changes there, the

@@ -1,3 +1,4 @@
+import Bundle
 import Model
 
 /// The coverage report as msgc's canonical JSON (schema version 1).

@@ -1,3 +1,4 @@
+import Bundle
 /// The words every coverage rendering uses for the same facts, so that the table, Markdown
 /// and HTML say the same thing. Pure functions of report values.
 public enum CoverageWording {

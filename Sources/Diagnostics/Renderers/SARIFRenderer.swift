@@ -1,3 +1,4 @@
+import Foundation
 import Model
 
 /// Renders diagnostics as a SARIF 2.1.0 log, the format GitHub code scanning and most CI

@@ -1,5 +1,4 @@
 import Model
-import Parser
 
 /// One place where a message uses an image file, and in which of Apple's two sizes.
 struct ImageUse {
@@ -40,9 +39,9 @@ struct ImageUse {
 }
 
 extension LintContext {
-    /// The PNG structure of the file at `path`, or nil when there are no bytes to read
-    /// (a missing or unreadable file is `image-file-not-found`'s finding).
+    /// The PNG structure of the file at `path`, as the content-tree walk read it, or nil when
+    /// there are no bytes to read (a missing or unreadable file is `image-file-not-found`'s finding).
     func png(at path: String) -> Result<PNGInfo, PNGProblem>? {
-        pngs[path]
+        catalog.images[path]?.png
     }
 }

@@ -1,7 +1,6 @@
 import Diagnostics
 import LanguageTags
 import Model
-import Parser
 
 /// One place where the project writes a locale tag: msgc.yaml's `sourceLocale`, `locales`,
 /// `extraLocales` and product `locales`, and each XLIFF file's target language.

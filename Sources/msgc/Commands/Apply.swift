@@ -4,6 +4,7 @@ import Bundle
 import Compiler
 import Diagnostics
 import Foundation
+import Model
 
 /// The credentials of Apple's API, from options or the environment.
 struct AppleCredentialOptions: ParsableArguments {

@@ -4,7 +4,6 @@ import Compiler
 import Coverage
 import Diagnostics
 import Foundation
-import Lint
 import Model
 import Parser
 

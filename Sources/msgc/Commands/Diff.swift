@@ -2,6 +2,7 @@ import ArgumentParser
 import Compiler
 import Bundle
 import Foundation
+import Model
 
 extension Msgc {
     struct Diff: MsgcCommand {

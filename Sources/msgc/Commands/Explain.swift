@@ -2,7 +2,6 @@ import ArgumentParser
 import Compiler
 import Diagnostics
 import Foundation
-import Lint
 import Model
 import Realtime
 

@@ -3,9 +3,7 @@ import Bundle
 import Compiler
 import Diagnostics
 import Foundation
-import Lint
 import Model
-import Parser
 import XLIFF
 
 extension Msgc {

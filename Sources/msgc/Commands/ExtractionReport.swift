@@ -1,4 +1,6 @@
 import Diagnostics
+import Foundation
+import Model
 import XLIFF
 
 /// What `msgc extract` says on standard error about the work in the locale's file.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Bundle
 import Compiler
 import Foundation
+import Model
 import Parser
 
 extension Msgc {

@@ -2,9 +2,7 @@ import ArgumentParser
 import Compiler
 import Diagnostics
 import Foundation
-import Lint
 import Model
-import Parser
 
 extension Msgc {
     struct Lint: MsgcCommand {

@@ -2,9 +2,7 @@ import ArgumentParser
 import Bundle
 import Compiler
 import Foundation
-import Lint
 import Model
-import Parser
 import PseudoLocalization
 
 extension Msgc {

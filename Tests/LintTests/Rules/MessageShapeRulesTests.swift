@@ -1,4 +1,5 @@
 @testable import Lint
+import Diagnostics
 import Model
 import Testing
 

@@ -1,5 +1,6 @@
 @testable import Lint
 @testable import Parser
+import Model
 import Testing
 
 @Suite struct PNGReaderTests {

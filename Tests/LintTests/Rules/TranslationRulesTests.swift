@@ -1,7 +1,7 @@
 import Compiler
 @testable import Lint
+import Diagnostics
 import Model
-import Parser
 import Testing
 
 /// TXT011 and TXT012 compare a translation with its source.

@@ -1,5 +1,6 @@
 @testable import Lint
 import Model
+import Parser
 
 /// Catalogs built in memory for a rule's own tests, translations included, without files.
 ///
@@ -77,7 +78,7 @@ enum LintFixture {
         sourceFiles: [SourceFile] = []
     ) -> LintContext {
         var assets: [String: ImageAsset] = [:]
-        for (path, bytes) in images { assets[path] = ImageAsset(path: path, bytes: bytes) }
+        for (path, bytes) in images { assets[path] = ImageAsset(path: path, bytes: bytes, png: PNGReader.read(bytes)) }
         let catalog = Catalog(
             config: config, messages: messages, translationFiles: translationFiles, images: assets, imageFilesOnDisk: imageFilesOnDisk,
             sourceFiles: Dictionary(uniqueKeysWithValues: sourceFiles.map { ($0.path, $0) }))

@@ -1,6 +1,5 @@
 import Diagnostics
 import Model
-import Parser
 
 /// Finds two XLIFF files that translate into the same locale.
 ///

@@ -1,7 +1,6 @@
 import Diagnostics
 import LanguageTags
 import Model
-import Parser
 
 /// Finds XLIFF files whose target language is not one of the project's locales.
 ///

@@ -1,6 +1,5 @@
 import Diagnostics
 import Model
-import Parser
 
 /// Finds XLIFF target languages that name one of the project's locales with `_` for `-`.
 ///

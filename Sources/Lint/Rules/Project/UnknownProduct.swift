@@ -1,6 +1,5 @@
 import Diagnostics
 import Model
-import Parser
 
 /// Finds messages for a product that `msgc.yaml` does not list.
 struct UnknownProduct: LintRule {

@@ -1,6 +1,5 @@
 import Diagnostics
 import Model
-import Parser
 
 /// Finds `realtime:` entries that name no message of their product.
 struct UnknownRealtimeMessage: LintRule {

@@ -1,6 +1,5 @@
 import Diagnostics
 import Model
-import Parser
 
 /// Finds XLIFF files whose target language is the project's source locale.
 ///

@@ -45,6 +45,12 @@ public enum StateFileParser {
         } catch {
             return (nil, [problem("state file is not valid JSON: \(error.message)", path: path, line: error.line, column: error.column)])
         }
+        return read(root, path: path)
+    }
+
+    /// Reads a state file already read as JSON: `root` holds the `messages` and `images`
+    /// members. `msgc state fetch` hands Apple's two answers here as those members.
+    public static func read(_ root: JSONDocument.Node, path: String) -> (StateFile?, [Diagnostic]) {
         guard case .object = root.value else {
             return (nil, [problem(
                 "state file must be a JSON object with \"messages\" and \"images\", not \(root.kindName)", path: path,

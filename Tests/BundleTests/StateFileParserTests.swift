@@ -1,7 +1,7 @@
 import Diagnostics
 import Foundation
 import Model
-@testable import Parser
+@testable import Bundle
 import Testing
 
 @Suite struct StateFileParserTests {

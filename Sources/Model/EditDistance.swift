@@ -1,0 +1,17 @@
+/// Levenshtein distance in Unicode scalars, for "did you mean" suggestions between short words.
+public func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    let a = Array(lhs.unicodeScalars)
+    let b = Array(rhs.unicodeScalars)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
