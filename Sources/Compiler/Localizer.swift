@@ -47,10 +47,10 @@ public enum Localizer {
         for (position, index) in order.enumerated() { positionOfMessage[index] = position }
         let positionOf = positionOfMessage
 
-        // Each locale in turn. It binds the messages in catalog order, the order in which
+        // One task per locale. It binds the messages in catalog order, the order in which
         // `msgc extract` writes their units, so that a unit is nearly always the one after
         // the last found; each candidate goes to the message's place in the sorted order.
-        var bound = locales.map { locale in
+        var bound = locales.concurrentMap { locale in
             var binder = LocaleBinder(
                 locale: locale, isSource: locale == sourceLocale, file: fileForLocale[locale], minimumState: config.minimumState)
             let applies = productRuns.map { $0.locales.contains(locale) }

@@ -71,7 +71,8 @@ public enum Linter {
 
     /// All findings of the rules in `context`.
     public static func lint(context: LintContext) -> [Diagnostic] {
-        // Rules are independent pure functions of the context; findings in registry order.
-        Registry.rules.flatMap { $0.init().check(context) }
+        // Rules are independent pure functions of the context: run them on every core, and
+        // keep their findings in registry order.
+        Registry.rules.concurrentMap { $0.init().check(context) }.flatMap { $0 }
     }
 }
