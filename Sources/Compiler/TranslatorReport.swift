@@ -1,4 +1,5 @@
 import Diagnostics
+import Lint
 import Model
 
 /// The closing notes of a translator's report: what `msgc lint translations/de-DE.xliff` says
@@ -27,8 +28,8 @@ public enum TranslatorReport {
             them.
             """,
         examples: [
-            .validFile(examplePath, exampleFile(fields: exampleFields)),
-            .invalidFile(examplePath, exampleFile(fields: Array(exampleFields.prefix(1)), close: "⟦</xliff>⟧")),
+            .validFile(examplePath, ExampleFiles.xliff()),
+            .invalidFile(examplePath, ExampleFiles.xliff(fields: Array(ExampleFiles.germanTargets.prefix(1)), close: "⟦</xliff>⟧")),
         ])
 
     public static let unitsWaitForSources = RuleInfo(
@@ -43,8 +44,8 @@ public enum TranslatorReport {
             sources they wait for; TRN003 leaves them alone.
             """,
         examples: [
-            .validFile(examplePath, exampleFile(fields: exampleFields)),
-            .invalid("type: txt", extraFiles: [examplePath: exampleFile(fields: exampleFields, close: "⟦</xliff>⟧")]),
+            .validFile(examplePath, ExampleFiles.xliff()),
+            .invalid("type: txt", extraFiles: [examplePath: ExampleFiles.xliff(close: "⟦</xliff>⟧")]),
         ])
 
     public static let infos = [untranslatedFields, unitsWaitForSources]
@@ -172,37 +173,4 @@ public enum TranslatorReport {
     // MARK: - Examples
 
     private static let examplePath = "translations/de-DE.xliff"
-
-    /// The example message's fields, their sources and German translations.
-    private static let exampleFields: [(id: String, source: String, target: String)] = [
-        ("header", "Stay with Premium", "Bleiben Sie bei Premium"),
-        ("body", "Keep your yearly plan and save 50% on your next renewal.",
-         "Behalten Sie Ihr Jahresabo und sparen Sie 50 % bei der nächsten Verlängerung."),
-        ("image.alt", "Readers with the morning edition", "Leserinnen und Leser mit der Morgenausgabe"),
-        ("bullets.1.text", "Unlimited articles", "Unbegrenzt viele Artikel"),
-        ("bullets.1.alt", "Check mark", "Häkchen"),
-    ]
-
-    private static func exampleFile(fields: [(id: String, source: String, target: String)], close: String = "</xliff>") -> String {
-        var units = ""
-        for (id, source, target) in fields {
-            units += """
-                      <trans-unit id="com.example.news.premium.yearly/winback/\(id)">
-                        <source>\(source)</source>
-                        <target state="translated">\(target)</target>
-                      </trans-unit>
-
-                """
-        }
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
-              <file original="msgc" source-language="en-US" target-language="de-DE" datatype="plaintext">
-                <body>
-            \(units)    </body>
-              </file>
-            \(close)
-
-            """
-    }
 }

@@ -1,7 +1,8 @@
 /// Files for rule examples: msgc.yaml variants, and XLIFF files holding the German translation of
-/// the example harness's base message (`com.example.news.premium.yearly/winback`).
-enum ExampleFiles {
-    static let germanTargets: [(id: String, source: String, target: String)] = [
+/// the example harness's base message (`com.example.news.premium.yearly/winback`). Public for
+/// the examples of the codes Compiler reports (the translator's report).
+public enum ExampleFiles {
+    public static let germanTargets: [(id: String, source: String, target: String)] = [
         ("header", "Stay with Premium", "Bleiben Sie bei Premium"),
         ("body", "Keep your yearly plan and save 50% on your next renewal.",
          "Behalten Sie Ihr Jahresabo und sparen Sie 50 % bei der nächsten Verlängerung."),
@@ -17,10 +18,14 @@ enum ExampleFiles {
         ["translations/de-DE.xliff": xliff(overrides, sources: sources)]
     }
 
-    /// The German translation as XLIFF 1.2 text, with `targetLanguage` written as given.
-    static func xliff(_ overrides: [String: String] = [:], sources: [String: String] = [:], targetLanguage: String = "de-DE") -> String {
+    /// The German translation as XLIFF 1.2 text, with `targetLanguage` written as given: every
+    /// field of `fields`, and `close` as the file's last line (where a marker may point).
+    public static func xliff(
+        _ overrides: [String: String] = [:], sources: [String: String] = [:], targetLanguage: String = "de-DE",
+        fields: [(id: String, source: String, target: String)] = germanTargets, close: String = "</xliff>"
+    ) -> String {
         var units = ""
-        for (id, source, target) in germanTargets {
+        for (id, source, target) in fields {
             units += """
                       <trans-unit id="com.example.news.premium.yearly/winback/\(id)">
                         <source>\(sources[id] ?? source)</source>
@@ -36,7 +41,7 @@ enum ExampleFiles {
                 <body>
             \(units)    </body>
               </file>
-            </xliff>
+            \(close)
 
             """
     }
