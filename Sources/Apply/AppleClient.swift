@@ -13,6 +13,19 @@ import Model
 ///
 /// Requests go through libcurl, which msgc loads only when it talks to Apple (`CHTTP`): every
 /// other command starts without it and the libraries it needs.
+/// How many requests a run sent to Apple, how many Apple answered 429, and how many were
+/// sent again after a failure: the last line of apply's and prune's summaries.
+public struct RequestCounts: Sendable, Equatable {
+    public var requests = 0
+    public var rateLimited = 0
+    public var retries = 0
+
+    /// "12 requests to Apple (1 answered 429, 0 retried)".
+    public var summary: String {
+        "\(requests) request\(requests == 1 ? "" : "s") to Apple (\(rateLimited) answered 429, \(retries) retried)"
+    }
+}
+
 final class AppleClient: @unchecked Sendable {
     enum Endpoint: String, CaseIterable, Sendable {
         case listMessages = "Get Message List"
@@ -62,7 +75,7 @@ final class AppleClient: @unchecked Sendable {
     private let lock = NSLock()
     private var token: (value: String, expires: Date)?
     /// How many requests were sent, how many 429s came back, for the summary.
-    private var counts = (requests: 0, rateLimited: 0, retries: 0)
+    private var counts = RequestCounts()
 
     init(base: APIBase, credentials: Credentials, pacer: Pacer, maxAttempts: Int = 6, backoff: TimeInterval = 0.5) {
         self.base = base
@@ -72,9 +85,8 @@ final class AppleClient: @unchecked Sendable {
         self.backoff = backoff
     }
 
-    var requestCount: Int { lock.withLock { counts.requests } }
-    var rateLimitedCount: Int { lock.withLock { counts.rateLimited } }
-    var retryCount: Int { lock.withLock { counts.retries } }
+    /// What the client has sent so far.
+    var requestCounts: RequestCounts { lock.withLock { counts } }
 
     /// Seconds between requests to each endpoint: Apple's documented limits for an environment,
     /// or `uploadRate` uploads (and lists) a second with ten times as many configurations.

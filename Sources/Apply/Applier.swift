@@ -37,9 +37,7 @@ public struct Applier: Sendable {
         public var status: ExitStatus = .success
         /// Why the run stopped early, when it did.
         public var failure: String?
-        public var requests = 0
-        public var rateLimited = 0
-        public var retries = 0
+        public var requests = RequestCounts()
         /// A dry run: `planned` entries would be sent.
         public var isDryRun = false
         /// Entries the run did not reach (it stopped early), by operation.
@@ -147,9 +145,7 @@ public struct Applier: Sendable {
 
     private func counted(_ report: Report) -> Report {
         var report = report
-        report.requests = client.requestCount
-        report.rateLimited = client.rateLimitedCount
-        report.retries = client.retryCount
+        report.requests = client.requestCounts
         return report
     }
 

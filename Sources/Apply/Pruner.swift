@@ -89,9 +89,7 @@ public struct Pruner: Sendable {
         public var failure: String?
         /// Planned deletions the run did not reach (it stopped early).
         public var left = 0
-        public var requests = 0
-        public var rateLimited = 0
-        public var retries = 0
+        public var requests = RequestCounts()
     }
 
     let contents: BundleContents
@@ -158,9 +156,7 @@ public struct Pruner: Sendable {
 
     private func counted(_ report: Report) -> Report {
         var report = report
-        report.requests = client.requestCount
-        report.rateLimited = client.rateLimitedCount
-        report.retries = client.retryCount
+        report.requests = client.requestCounts
         return report
     }
 

@@ -132,7 +132,7 @@ extension Msgc {
             bar.finish()
             var summary = report.summary
             if dryRun { summary.insert("dry run: nothing was changed at Apple", at: 0) }
-            summary.append("\(report.requests) request\(report.requests == 1 ? "" : "s") to Apple (\(report.rateLimited) answered 429, \(report.retries) retried)")
+            summary.append(report.requests.summary)
             summary += report.warnings.map { "warning: \($0)" }
             for (entry, result) in report.results {
                 switch result {

@@ -114,7 +114,7 @@ extension Msgc {
                     }
                 }
             }
-            lines.append("\(report.requests) request\(report.requests == 1 ? "" : "s") to Apple (\(report.rateLimited) answered 429, \(report.retries) retried)")
+            lines.append(report.requests.summary)
             if let failure = report.failure { lines.append("stopped: \(failure)") }
             Output.write(lines.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
             return Outcome(status: report.status)
