@@ -14,6 +14,10 @@ public struct ContentTree: Sendable {
     public let root: URL
     /// The folder with every symbolic link resolved, to check containment against.
     private let resolvedRoot: String
+    /// `resolvedRoot` and a `/`: what a path inside the tree starts with once resolved.
+    private let resolvedRootPrefix: String
+    /// The folder's path, which a root-relative path is appended to.
+    private let rootPath: String
 
     /// Text an editor holds for files of the tree, by root-relative path: read instead of the
     /// file on disk (the buffer wins), and read even when no such file exists yet.
@@ -27,7 +31,9 @@ public struct ContentTree: Sendable {
 
     public init(root: URL, overlay: [String: [UInt8]] = [:], cache: ReadCache? = nil) {
         self.root = root.standardizedFileURL
+        self.rootPath = root.standardizedFileURL.path
         self.resolvedRoot = Self.realPath(root.standardizedFileURL.path) ?? root.standardizedFileURL.path
+        self.resolvedRootPrefix = resolvedRoot + "/"
         self.overlay = overlay
         self.cache = cache
     }
@@ -46,9 +52,11 @@ public struct ContentTree: Sendable {
     /// be echoed back as snippets).
     public func bytes(of path: String, limit: Int) -> Result<[UInt8], ReadFailure> {
         if let bytes = overlay[path] { return bytes.count > limit ? .failure(.file(.tooLarge(bytes.count))) : .success(bytes) }
-        let placement = placement(of: path)
+        guard let normalized = Self.normalize(path) else { return .failure(.placement(.outside)) }
+        let absolute = absolutePath(normalized)
+        let placement = placement(ofAbsolute: absolute)
         guard placement == .inside else { return .failure(.placement(placement)) }
-        return FileReader.bytes(at: url(for: path), limit: limit).mapError(ReadFailure.file)
+        return FileReader.bytes(atPath: normalized == path ? absolute : absolutePath(path), limit: limit).mapError(ReadFailure.file)
     }
 
     /// Where a root-relative path of the tree leads once symbolic links are followed.
@@ -77,9 +85,13 @@ public struct ContentTree: Sendable {
     /// from the tree: the walk, msgc.yaml, sources, XLIFF, images and snippets.
     public func placement(of path: String) -> Placement {
         guard let normalized = Self.normalize(path) else { return .outside }
-        let absolute = url(for: normalized).path
+        return placement(ofAbsolute: absolutePath(normalized))
+    }
+
+    /// Where the file at `absolute` (a normalized path of the tree, made absolute) leads.
+    private func placement(ofAbsolute absolute: String) -> Placement {
         if let resolved = Self.realPath(absolute) {
-            return resolved.hasPrefix(resolvedRoot + "/") ? .inside : .outside
+            return resolved.hasPrefix(resolvedRootPrefix) ? .inside : .outside
         }
         let failure = errno
         if failure == ELOOP { return .linkLoop }
@@ -253,6 +265,8 @@ public struct ContentTree: Sendable {
     /// `path` with `.` segments removed and `..` applied, or nil when it is absolute, empty
     /// or climbs out of the tree.
     static func normalize(_ path: String) -> String? {
+        // Nearly every path is normalized already: told by its bytes, without splitting it.
+        if isNormalized(path) { return path }
         guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return nil }
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -267,8 +281,36 @@ public struct ContentTree: Sendable {
         return parts.isEmpty ? nil : parts.joined(separator: "/")
     }
 
+    /// Whether `normalize` would return `path` as it is: not empty, not absolute, no `\`, no
+    /// NUL, and no segment that is empty, `.` or `..`. A `/` inside a grapheme cluster is no
+    /// separator for `normalize`, but it joins segments that pass this test anyway.
+    static func isNormalized(_ path: String) -> Bool {
+        let answer = path.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let first = bytes.first, first != UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/") else { return false }
+            var segmentStart = 0
+            for index in 0...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "/")
+                if byte == 0 || byte == UInt8(ascii: "\\") { return false }
+                guard byte == UInt8(ascii: "/") else { continue }
+                let length = index - segmentStart
+                if length == 0 { return false }
+                if bytes[segmentStart] == UInt8(ascii: "."), length == 1 || (length == 2 && bytes[segmentStart + 1] == UInt8(ascii: ".")) {
+                    return false
+                }
+                segmentStart = index + 1
+            }
+            return true
+        }
+        return answer ?? false
+    }
+
     private func url(for relativePath: String) -> URL {
         root.appendingPathComponent(relativePath)
+    }
+
+    /// The absolute path of root-relative `relativePath`, as `url(for:)` spells it.
+    private func absolutePath(_ relativePath: String) -> String {
+        rootPath.hasSuffix("/") ? rootPath + relativePath : rootPath + "/" + relativePath
     }
 
     /// Root-relative paths of the regular files under `folder` with one of `extensions`,

@@ -10,7 +10,11 @@ public enum FileReader {
 
     /// The bytes of the file at `url`, refusing anything over `limit` bytes.
     public static func bytes(at url: URL, limit: Int) -> Result<[UInt8], Failure> {
-        let path = url.path
+        bytes(atPath: url.path, limit: limit)
+    }
+
+    /// The bytes of the file at `path`, refusing anything over `limit` bytes.
+    public static func bytes(atPath path: String, limit: Int) -> Result<[UInt8], Failure> {
         var status = stat()
         guard stat(path, &status) == 0 else {
             return errno == ENOENT || errno == ENOTDIR ? .failure(.missing) : .failure(.unreadable(String(cString: strerror(errno))))

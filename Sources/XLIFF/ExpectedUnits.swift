@@ -1,3 +1,4 @@
+import Foundation
 import Model
 
 /// What a project's messages lead the XLIFF reader to expect in each locale's file: the unit id
@@ -7,39 +8,112 @@ import Model
 /// Ids are told apart by their bytes, as the file wrote them: `String`'s `==` takes
 /// canonically equivalent spellings (`é` as one scalar or two) for one id, and a unit whose id
 /// is spelled otherwise than the message's is not that field's unit.
+///
+/// The reader looks up every unit's id here, straight from the bytes libxml2 hands over: the ids'
+/// UTF-8 is kept in one buffer and found through a table of places, so that a lookup hashes
+/// the bytes once and compares them with `memcmp`, and touches no `String` (the same ids are
+/// looked up from every locale's file at once, on every core). An id found here is the
+/// project's own string (`id(at:)`), not a new one made for each file.
 public struct ExpectedUnits: Sendable, Equatable {
-    /// Each id's place among the ids given, a repeat keeping its first place.
-    private let places: [ID: Int]
+    /// The different ids, in the order given (a repeat keeps its first place).
+    private let ids: [String]
+    /// Their UTF-8, one after another: id `i` ends at `ends[i]` and starts where `i - 1` ends.
+    private let utf8: [UInt8]
+    private let ends: [Int]
+    /// Open addressing over the ids' hashes: each slot holds an id's place plus one, or 0 when
+    /// empty. Its size is a power of two at least twice the ids', so probes stay short.
+    private let slots: [Int32]
 
     public init(ids: some Sequence<String>) {
-        var places: [ID: Int] = [:]
-        for id in ids where places[ID(id)] == nil { places[ID(id)] = places.count }
-        self.places = places
+        var kept: [String] = []
+        var utf8: [UInt8] = []
+        var ends: [Int] = []
+        var slots = [Int32](repeating: 0, count: 16)
+        for id in ids {
+            var text = id
+            let isNew = text.withUTF8 { bytes in
+                guard Self.place(of: bytes, utf8: utf8, ends: ends, slots: slots) == nil else { return false }
+                if 2 * (kept.count + 1) > slots.count {
+                    slots = Self.slots(count: 2 * slots.count, utf8: utf8, ends: ends)
+                }
+                utf8.append(contentsOf: bytes)
+                ends.append(utf8.count)
+                let mask = slots.count - 1
+                var slot = Self.hash(bytes) & mask
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = Int32(ends.count)
+                return true
+            }
+            if isNew { kept.append(text) }
+        }
+        self.ids = kept
+        self.utf8 = utf8
+        self.ends = ends
+        self.slots = slots
     }
 
     /// How many different ids there are.
-    public var count: Int { places.count }
+    public var count: Int { ids.count }
 
     public func contains(_ id: String) -> Bool {
-        places[ID(id)] != nil
+        index(of: id) != nil
     }
 
     /// Where `id` is among the ids (0 up to `count`), if it is one of them.
     public func index(of id: String) -> Int? {
-        places[ID(id)]
+        var id = id
+        return id.withUTF8 { index(ofUTF8: $0) }
     }
 
-    /// An id, equal to another only with the same bytes.
-    private struct ID: Hashable, Sendable {
-        let text: String
+    /// Where the id whose UTF-8 is `bytes` is among the ids, if it is one of them.
+    public func index(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        Self.place(of: bytes, utf8: utf8, ends: ends, slots: slots)
+    }
 
-        init(_ text: String) { self.text = text }
+    /// The id at `index` (from `index(of:)`), as the project spelled it.
+    public func id(at index: Int) -> String {
+        ids[index]
+    }
 
-        static func == (lhs: ID, rhs: ID) -> Bool { UTF8Bytes.areSame(lhs.text, rhs.text) }
+    public static func == (lhs: ExpectedUnits, rhs: ExpectedUnits) -> Bool {
+        lhs.ends == rhs.ends && lhs.utf8 == rhs.utf8
+    }
 
-        func hash(into hasher: inout Hasher) {
-            var text = text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        return hasher.finalize()
+    }
+
+    private static func place(of bytes: UnsafeBufferPointer<UInt8>, utf8: [UInt8], ends: [Int], slots: [Int32]) -> Int? {
+        let mask = slots.count - 1
+        var slot = hash(bytes) & mask
+        return utf8.withUnsafeBufferPointer { stored in
+            while slots[slot] != 0 {
+                let index = Int(slots[slot]) - 1
+                let start = index == 0 ? 0 : ends[index - 1]
+                if ends[index] - start == bytes.count
+                    && (bytes.isEmpty || memcmp(stored.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0) {
+                    return index
+                }
+                slot = (slot + 1) & mask
+            }
+            return nil
         }
+    }
+
+    /// A table of `count` slots holding every id so far.
+    private static func slots(count: Int, utf8: [UInt8], ends: [Int]) -> [Int32] {
+        var slots = [Int32](repeating: 0, count: count)
+        let mask = count - 1
+        utf8.withUnsafeBufferPointer { stored in
+            for index in ends.indices {
+                let start = index == 0 ? 0 : ends[index - 1]
+                var slot = hash(UnsafeBufferPointer(rebasing: stored[start..<ends[index]])) & mask
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = Int32(index + 1)
+            }
+        }
+        return slots
     }
 }

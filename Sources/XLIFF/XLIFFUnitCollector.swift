@@ -11,6 +11,8 @@ struct XLIFFAttribute: Sendable {
     /// Whether the value is written exactly as read, on one line (no references, no line breaks),
     /// so that an offset in the value is an offset from `location`.
     var isVerbatim = false
+    /// The value's place among the expected unit ids it was looked up in, if it is one of them.
+    var expectedIndex: Int?
 }
 
 /// An element start as libxml2's SAX2 parser delivers it to `XLIFFUnitCollector`.
@@ -75,9 +77,9 @@ struct XLIFFElement {
     var qualifiedName: String { prefix.map { String(cString: $0) + ":" + localNameString } ?? localNameString }
 
     /// The `<` of the start tag; spanning the whole tag when it sits on one line.
-    var location: SourceLocation {
+    func location(_ locations: inout XLIFFLocations) -> SourceLocation {
         let tagStart = tagStart
-        var location = session.location(at: tagStart)
+        var location = locations.location(at: tagStart)
         let tag = session.bytes(from: tagStart, to: contentStart)
         if let column = location.column, !tag.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) {
             location.endLine = location.line
@@ -87,7 +89,7 @@ struct XLIFFElement {
     }
 
     /// Just after the start tag's `>`: where the content starts.
-    var contentLocation: SourceLocation { session.location(at: contentStart) }
+    func contentLocation(_ locations: inout XLIFFLocations) -> SourceLocation { locations.location(at: contentStart) }
 
     /// The `<` of the start tag. Where libxml2 read the first attribute's value in place, the
     /// `<` is the nearest one before that value (names hold no `<`, and a value cannot): a
@@ -104,27 +106,32 @@ struct XLIFFElement {
         attributeIndex(localName).map { value(at: $0) }
     }
 
-    /// The attribute `localName` in no namespace, with where its value is written.
-    func attribute(_ localName: StaticString) -> XLIFFAttribute? {
+    /// The attribute `localName` in no namespace, with where its value is written. A value
+    /// that is one of `expected`'s ids is looked up by its bytes and is the project's string.
+    func attribute(
+        _ localName: StaticString, lookingUpIn expected: ExpectedUnits? = nil, _ locations: inout XLIFFLocations
+    ) -> XLIFFAttribute? {
         guard let index = attributeIndex(localName), let fields = attributes?.advanced(by: 5 * index) else { return nil }
-        let value = value(at: index)
+        let (value, expectedIndex) = value(at: index, lookingUpIn: expected)
         let valueStart = fields[3]!
         if valueStart >= parserBase && valueStart < parserCursor {
             // libxml2 handed over the bytes as written: an offset back from its cursor.
             let start = tagEnd - (parserCursor - valueStart)
             let raw = session.bytes(from: start, to: start + (fields[4]! - valueStart))
             let isVerbatim = !raw.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak)
-            return XLIFFAttribute(value: value, location: session.location(at: start), isVerbatim: isVerbatim)
+            return XLIFFAttribute(
+                value: value, location: locations.location(at: start), isVerbatim: isVerbatim, expectedIndex: expectedIndex)
         }
         // libxml2 normalized the value (a reference, a line break, non-ASCII text): find it
         // in the tag as written.
         let tagStart = tagStart
         guard let written = session.writtenAttributeValue(String(describing: localName), tagStart: tagStart, tagEnd: tagEnd) else {
-            return XLIFFAttribute(value: value, location: location)
+            return XLIFFAttribute(value: value, location: location(&locations), expectedIndex: expectedIndex)
         }
         let raw = session.bytes(from: written.start, to: written.end)
         let isVerbatim = !raw.withUnsafeBufferPointer(XLIFFLineMap.containsLineBreak) && raw.isUTF8(of: value)
-        return XLIFFAttribute(value: value, location: session.location(at: written.start), isVerbatim: isVerbatim)
+        return XLIFFAttribute(
+            value: value, location: locations.location(at: written.start), isVerbatim: isVerbatim, expectedIndex: expectedIndex)
     }
 
     private func attributeIndex(_ localName: StaticString) -> Int? {
@@ -139,14 +146,24 @@ struct XLIFFElement {
     /// An attribute's value. Without entity substitution libxml2 keeps a referenced `&` as
     /// `&#38;` in values it had to copy (all other references it expands), so that is undone.
     private func value(at index: Int) -> String {
+        value(at: index, lookingUpIn: nil).value
+    }
+
+    /// An attribute's value, and its place among `expected`'s ids where it is one: then the
+    /// value is the project's own string, found by the bytes libxml2 handed over.
+    private func value(at index: Int, lookingUpIn expected: ExpectedUnits?) -> (value: String, expectedIndex: Int?) {
         let fields = attributes!.advanced(by: 5 * index)
         let start = fields[3]!
         let bytes = UnsafeBufferPointer(start: start, count: fields[4]! - start)
         let isCopied = !(start >= parserBase && start < parserCursor)
         if isCopied && bytes.contains(UInt8(ascii: "&")) {
-            return String(decoding: bytes, as: UTF8.self).replacing("&#38;", with: "&")
+            let value = String(decoding: bytes, as: UTF8.self).replacing("&#38;", with: "&")
+            return (value, expected?.index(of: value))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        if let expected {
+            if let place = expected.index(ofUTF8: bytes) { return (expected.id(at: place), place) }
+        }
+        return (String(decoding: bytes, as: UTF8.self), nil)
     }
 
     private static func equal(_ pointer: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {
@@ -189,6 +206,9 @@ struct XLIFFUnitCollector {
     /// Whether notes other than msgc's own are read into each unit (`TranslationUnit.notes`).
     private let keepsNotes: Bool
 
+    /// Lines and columns of the file's offsets. Kept here, so that the locations an event asks
+    /// for are worked out within the reader's one access to the collector per event.
+    var locations: XLIFFLocations
     private(set) var version: TranslationFile.Version?
     private(set) var targetLanguage: Located<String>?
     private(set) var sourceLanguage: Located<String>?
@@ -254,9 +274,10 @@ struct XLIFFUnitCollector {
         return expected.map { min($0.count, bySize) } ?? bySize
     }
 
-    init(path: String, utf8: [UInt8], expected: ExpectedUnits? = nil, keepsNotes: Bool = true) {
+    init(path: String, utf8: [UInt8], start: Int, expected: ExpectedUnits? = nil, keepsNotes: Bool = true) {
         self.path = path
         self.utf8 = utf8
+        locations = XLIFFLocations(file: SourcePath(path), lines: XLIFFLineMap(utf8: utf8, start: start))
         self.expected = expected
         self.keepsNotes = keepsNotes
     }
@@ -283,7 +304,7 @@ struct XLIFFUnitCollector {
             startFile12(element)
         case (.v2_0, .root, .file):
             stack.append(.file)
-            if firstFileLocation == nil { firstFileLocation = element.location }
+            if firstFileLocation == nil { firstFileLocation = element.location(&locations) }
         case (.v1_2, .file, .body), (_, .container, .group), (.v2_0, .file, .group):
             stack.append(.container)
         case (.v1_2, .container, .transUnit), (.v2_0, .container, .unit), (.v2_0, .file, .unit):
@@ -296,7 +317,7 @@ struct XLIFFUnitCollector {
                 parts.append(Part(isSegment: name == .segment, state: state, stateTagEnd: element.tagEnd))
             }
         case (.v1_2, .unit, .source), (.v2_0, .part, .source):
-            capture = TextCapture(role: .source, element: element)
+            capture = TextCapture(role: .source, element: element, &locations)
         case (.v2_0, .unit, .notes):
             stack.append(.notes)
         case (.v1_2, .unit, .note), (.v2_0, .notes, .note):
@@ -304,13 +325,13 @@ struct XLIFFUnitCollector {
             // when the reader was asked to keep them.
             let author = keepsNotes && unit != nil ? element.attributeValue(version == .v1_2 ? "from" : "category") : nil
             if keepsNotes, unit != nil, !(author.map(TranslationNote.msgcAuthors.contains) ?? false) {
-                capture = TextCapture(role: .note, element: element)
+                capture = TextCapture(role: .note, element: element, &locations)
                 noteAuthor = author
             } else {
                 skippedDepth = 1
             }
         case (.v1_2, .unit, .target), (.v2_0, .part, .target):
-            capture = TextCapture(role: .target, element: element)
+            capture = TextCapture(role: .target, element: element, &locations)
             if version == .v1_2, unit != nil {
                 let state = element.attributeValue("state")
                 if let state { checkState(state, of: element) }
@@ -323,7 +344,14 @@ struct XLIFFUnitCollector {
     }
 
     /// An element ends; `contentEnd` gives the offset of its end tag, nil for an empty element.
-    mutating func end(contentEnd: () -> Int?) {
+    /// Returns whether text read next is wanted (`wantsText`), which the reader asks after
+    /// every end.
+    mutating func end(contentEnd: () -> Int?) -> Bool {
+        close(contentEnd: contentEnd)
+        return wantsText
+    }
+
+    private mutating func close(contentEnd: () -> Int?) {
         if skippedDepth > 0 {
             skippedDepth -= 1
             return
@@ -345,6 +373,10 @@ struct XLIFFUnitCollector {
         }
     }
 
+    /// Whether text read now goes anywhere: inside a source, a target or a kept note (or a
+    /// candidate's). The reader asks libxml2 for text only then.
+    var wantsText: Bool { capture != nil }
+
     mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard skippedDepth == 0, capture?.droppedDepth == 0 else { return }
         captureBytes.append(contentsOf: bytes)
@@ -365,10 +397,10 @@ struct XLIFFUnitCollector {
 
     private mutating func startRoot(_ element: XLIFFElement) {
         stack.append(.root)
-        rootLocation = element.location
+        rootLocation = element.location(&locations)
         let namespace = element.namespace
         guard element.hasLocalName("xliff") else {
-            fatal = XLIFFDiagnostics.notXLIFF(rootName: element.qualifiedName, namespace: namespace, at: element.location)
+            fatal = XLIFFDiagnostics.notXLIFF(rootName: element.qualifiedName, namespace: namespace, at: element.location(&locations))
             return
         }
         let declaredVersion = element.attributeValue("version") ?? ""
@@ -376,13 +408,13 @@ struct XLIFFUnitCollector {
             version = .v1_2
         } else if namespace == Self.xliff20Namespace {
             version = .v2_0
-            targetLanguage = nonEmpty(element.attribute("trgLang"))
-            sourceLanguage = nonEmpty(element.attribute("srcLang"))
+            targetLanguage = Self.nonEmpty(element.attribute("trgLang", &locations))
+            sourceLanguage = Self.nonEmpty(element.attribute("srcLang", &locations))
         } else if namespace.hasPrefix(Self.xliffNamespacePrefix) {
-            fatal = XLIFFDiagnostics.unsupportedVersion(namespace: namespace, at: element.location)
+            fatal = XLIFFDiagnostics.unsupportedVersion(namespace: namespace, at: element.location(&locations))
             return
         } else {
-            fatal = XLIFFDiagnostics.notXLIFF(rootName: element.qualifiedName, namespace: namespace, at: element.location)
+            fatal = XLIFFDiagnostics.notXLIFF(rootName: element.qualifiedName, namespace: namespace, at: element.location(&locations))
             return
         }
         documentNamespace = Array(namespace.utf8)
@@ -404,9 +436,9 @@ struct XLIFFUnitCollector {
             candidate = TranslationCandidate(
                 origin: element.attributeValue("origin"), quality: element.attributeValue("matchQuality"), source: nil, target: "")
         case .candidate where name == .source:
-            capture = TextCapture(role: .candidateSource, element: element)
+            capture = TextCapture(role: .candidateSource, element: element, &locations)
         case .candidate where name == .target:
-            capture = TextCapture(role: .candidateTarget, element: element)
+            capture = TextCapture(role: .candidateTarget, element: element, &locations)
         default:
             return false
         }
@@ -415,10 +447,10 @@ struct XLIFFUnitCollector {
 
     private mutating func startFile12(_ element: XLIFFElement) {
         stack.append(.file)
-        if firstFileLocation == nil { firstFileLocation = element.location }
-        if sourceLanguage == nil { sourceLanguage = nonEmpty(element.attribute("source-language")) }
+        if firstFileLocation == nil { firstFileLocation = element.location(&locations) }
+        if sourceLanguage == nil { sourceLanguage = Self.nonEmpty(element.attribute("source-language", &locations)) }
         isFileAccepted = true
-        guard let language = nonEmpty(element.attribute("target-language")) else { return }
+        guard let language = Self.nonEmpty(element.attribute("target-language", &locations)) else { return }
         guard let earlier = targetLanguage else {
             targetLanguage = language
             return
@@ -432,21 +464,26 @@ struct XLIFFUnitCollector {
 
     private mutating func startUnit(_ element: XLIFFElement) {
         stack.append(.unit)
-        var builder = UnitBuilder(location: element.location)
+        var builder = UnitBuilder(location: element.location(&locations))
         parts.removeAll(keepingCapacity: true)
         notes.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
         if version == .v1_2 {
-            builder.id = nonEmpty(element.attribute("id"))
+            let id = element.attribute("id", lookingUpIn: expected, &locations)
+            builder.id = Self.nonEmpty(id)
+            builder.expectedIndex = id?.expectedIndex
+            builder.isIDLookedUp = expected != nil
             builder.isApproved = element.attributeValue("approved") == "yes"
             builder.tagEnd = element.tagEnd
             builder.isGettextHeader = element.attributeValue("restype") == "x-gettext-domain-header"
             parts.append(Part(isSegment: true, state: nil, stateTagEnd: element.tagEnd))
-        } else if let name = nonEmpty(element.attribute("name")) {
+        } else if let attribute = element.attribute("name", lookingUpIn: expected, &locations), let name = Self.nonEmpty(attribute) {
             builder.id = name
+            builder.expectedIndex = attribute.expectedIndex
+            builder.isIDLookedUp = expected != nil
             builder.isKeyedByName = true
-            builder.alternateID = nonEmpty(element.attribute("id")).map { $0.map { $0.replacingColons() } }
-        } else if let id = nonEmpty(element.attribute("id")) {
+            builder.alternateID = Self.nonEmpty(element.attribute("id", &locations)).map { $0.map { $0.replacingColons() } }
+        } else if let id = Self.nonEmpty(element.attribute("id", &locations)) {
             builder.id = id.map { $0.replacingColons() }
         }
         unit = builder
@@ -470,7 +507,7 @@ struct XLIFFUnitCollector {
             current.pushInline(dropsText: kind == .code)
             current.inlineStarts.append(kind == .code ? .dropsText : .keepsText)
             if current.role == .target {
-                current.markup.append(Located(isCore ? element.localNameString : element.qualifiedName, at: element.location))
+                current.markup.append(Located(isCore ? element.localNameString : element.qualifiedName, at: element.location(&locations)))
             }
         }
         current.hasChildElements = true
@@ -570,7 +607,7 @@ struct XLIFFUnitCollector {
             diagnostics.append(XLIFFDiagnostics.unitWithoutSource(id: id.value, at: builder.location))
             return
         }
-        let isRepeated = !isFirst(id.value)
+        let isRepeated = !isFirst(id.value, lookedUp: builder.isIDLookedUp ? .some(builder.expectedIndex) : nil)
 
         let source = Located(
             sourceCount == 1 ? parts[firstSourceIndex].source!.text : parts.compactMap(\.source?.text).joined(),
@@ -587,7 +624,9 @@ struct XLIFFUnitCollector {
                                  style: parts.count == 1 ? parts[firstTargetIndex].target!.style : .opaque)
             }
         }
-        if target == nil, isMessageField(id.value) { reportEmptyTargetMarkedTranslated(id: id.value, builder: builder) }
+        if target == nil, builder.isIDLookedUp ? builder.expectedIndex != nil : isMessageField(id.value) {
+            reportEmptyTargetMarkedTranslated(id: id.value, builder: builder)
+        }
         let markup = targetCount == 0 ? [] : targetCount == 1 ? parts[firstTargetIndex].target!.markup
             : parts.flatMap { $0.target?.markup ?? [] }
         if isRepeated { repeatedIDUnits.append(units.count) }
@@ -669,9 +708,11 @@ struct XLIFFUnitCollector {
     }
 
     /// Whether no unit kept so far has the id `id` (`==`), noting that one now has.
-    private mutating func isFirst(_ id: String) -> Bool {
+    /// `lookedUp` is the id's place among the expected ids where the reader has looked it up
+    /// already (`.some(nil)`: it is none of them).
+    private mutating func isFirst(_ id: String, lookedUp: Int?? = nil) -> Bool {
         // An expected id is told by its bytes (`ExpectedUnits`): a flag at its place among them.
-        if let index = expected?.index(of: id) {
+        if let index = lookedUp ?? expected?.index(of: id) {
             if seenExpectedIDs.isEmpty { seenExpectedIDs = [Bool](repeating: false, count: expected?.count ?? 0) }
             defer { seenExpectedIDs[index] = true }
             return !seenExpectedIDs[index]
@@ -689,7 +730,7 @@ struct XLIFFUnitCollector {
 
     /// XLF014 for a `state` the file's version does not define, at the attribute.
     private mutating func checkState(_ raw: String, of element: XLIFFElement) {
-        guard let version, !version.defines(state: raw), let attribute = element.attribute("state") else { return }
+        guard let version, !version.defines(state: raw), let attribute = element.attribute("state", &locations) else { return }
         let id = unit?.id?.value ?? ""
         var location = attribute.location
         if attribute.isVerbatim { location = location.spanning(scalars: raw.unicodeScalars.count) }
@@ -791,7 +832,7 @@ struct XLIFFUnitCollector {
 
     // MARK: - Helpers
 
-    private func nonEmpty(_ attribute: XLIFFAttribute?) -> Located<String>? {
+    private static func nonEmpty(_ attribute: XLIFFAttribute?) -> Located<String>? {
         guard let attribute, !attribute.value.isEmpty else { return nil }
         return Located(attribute.value, at: attribute.location, style: attribute.isVerbatim ? .plain : .opaque)
     }
@@ -800,6 +841,18 @@ struct XLIFFUnitCollector {
     /// the files extract will not write over (`XLIFFExport.unusableFiles`).
     static func languageKey(_ tag: String) -> String {
         tag.lowercased().replacingOccurrences(of: "_", with: "-")
+    }
+}
+
+/// Where offsets of a file's text are, as locations in it (`XLIFFLineMap`).
+struct XLIFFLocations {
+    /// The path as every location made in the file holds it, made once.
+    let file: SourcePath
+    var lines: XLIFFLineMap
+
+    mutating func location(at offset: Int) -> SourceLocation {
+        let (line, column) = lines.position(at: offset)
+        return SourceLocation(file: file, line: line, column: column)
     }
 }
 
@@ -824,6 +877,9 @@ private struct UnitBuilder {
     var alternateID: Located<String>?
     var isApproved = false
     var isGettextHeader = false
+    /// Whether `id` was looked up among the expected ids as it was read, and its place there.
+    var isIDLookedUp = false
+    var expectedIndex: Int?
     /// Where the unit's start tag ends, to find `approved` again.
     var tagEnd = 0
 }
@@ -859,9 +915,9 @@ private struct TextCapture {
         return true
     }
 
-    init(role: Role, element: XLIFFElement) {
+    init(role: Role, element: XLIFFElement, _ locations: inout XLIFFLocations) {
         self.role = role
-        self.location = element.contentLocation
+        self.location = element.contentLocation(&locations)
         self.contentOffset = element.contentStart
         self.order = element.attributeValue("order").flatMap { Int($0) }
     }
