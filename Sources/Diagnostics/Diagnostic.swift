@@ -185,20 +185,6 @@ extension Array where Element == Diagnostic {
     public var warningCount: Int { self.count { $0.severity == .warning } }
     /// How many files the diagnostics are in (their own locations, not their notes').
     public var fileCount: Int { Set(map(\.location.file)).count }
-
-    /// The files the diagnostics and their notes point into, and with `edits` the files their
-    /// fix-its edit.
-    public func files(includingEdits edits: Bool = false) -> Set<SourcePath> {
-        var files = Set<SourcePath>()
-        for diagnostic in self {
-            files.insert(diagnostic.location.file)
-            for note in diagnostic.notes { if let location = note.location { files.insert(location.file) } }
-            if edits {
-                for fixIt in diagnostic.fixIts { for edit in fixIt.edits { files.insert(edit.location.file) } }
-            }
-        }
-        return files
-    }
 }
 
 /// A location as integers in output order: the file's rank, then line and columns (0 for

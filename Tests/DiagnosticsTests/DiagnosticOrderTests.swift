@@ -35,21 +35,4 @@ import Testing
         // In a file, a location without a line comes first.
         #expect(sorted.map(\.code) == Array(repeating: ["PRS001", "TXT001"], count: 4).flatMap { $0 })
     }
-
-    @Test func filesTheFindingsPointInto() {
-        func at(_ path: String) -> Model.SourceLocation { Model.SourceLocation(path: path, line: 1, column: 1) }
-        let edit = FixIt("rename it", edits: [.init(location: at("d.xliff"), replacement: "x")])
-        // Files come back however the findings are grouped: runs, a file again after another,
-        // a note's file, a file only a fix-it edits.
-        let diagnostics = [
-            Diagnostic(code: "TXT001", severity: .warning, location: at("a.yaml"), message: "1"),
-            Diagnostic(code: "TXT001", severity: .warning, location: at("a.yaml"), message: "2", notes: [Note("n", at: at("c.yaml"))]),
-            Diagnostic(code: "TXT001", severity: .warning, location: at("b.xliff"), message: "3", fixIts: [edit]),
-            Diagnostic(code: "TXT001", severity: .warning, location: at("a.yaml"), message: "4", notes: [Note("no place")]),
-            Diagnostic(code: "TXT001", severity: .warning, location: at("c.yaml"), message: "5"),
-        ]
-        #expect(Set(diagnostics.files().map { $0.string }) == Set(["a.yaml", "b.xliff", "c.yaml"]))
-        #expect(Set(diagnostics.files(includingEdits: true).map { $0.string }) == Set(["a.yaml", "b.xliff", "c.yaml", "d.xliff"]))
-        #expect([Diagnostic]().files().isEmpty)
-    }
 }
