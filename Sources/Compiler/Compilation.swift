@@ -133,6 +133,11 @@ public struct Compilation: Sendable {
     public var hasIOFailure: Bool {
         diagnostics.contains { ParserDiagnostics.ioFailureCodes.contains($0.code) }
     }
+
+    /// The findings that are I/O failures: the files msgc could not read.
+    public var ioFailures: [Diagnostic] {
+        diagnostics.filter { ParserDiagnostics.ioFailureCodes.contains($0.code) }
+    }
 }
 
 /// What a build ships, what it leaves out, and what stops it.

@@ -61,9 +61,15 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// Writes diagnostics in the chosen format to `handle` as they are rendered, part by part
-    /// (`ReportText`): a report of thousands of findings is never held whole.
-    func write(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) {
-        write(diagnostics, sources: sources, format: format, useColor: useColor(for: handle)) { Output.write($0, to: handle) }
+    /// (`ReportText`): a report of thousands of findings is never held whole. After a part
+    /// that cannot be written, nothing more is written, and the failure ends the command.
+    func write(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) throws(OutputFailure) {
+        var failure: OutputFailure?
+        write(diagnostics, sources: sources, format: format, useColor: useColor(for: handle)) { part in
+            guard failure == nil else { return }
+            do throws(OutputFailure) { try Output.write(part, to: handle) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     private func write(
@@ -85,7 +91,7 @@ struct CommonOptions: ParsableArguments {
         let sourceLocale = catalog.config?.sourceLocale.value
         let blocking = diagnostics.filter { ReleasePlan.blocksBuild($0, sourceLocale: sourceLocale) }
         guard !blocking.isEmpty else { return }
-        write(blocking, sources: catalog.sourceFiles, to: .standardError)
+        try write(blocking, sources: catalog.sourceFiles, to: .standardError)
         throw Refusal(.findings, "fix the message sources first; \(nothing)")
     }
 
@@ -96,10 +102,10 @@ struct CommonOptions: ParsableArguments {
 /// The locale a `--locale` names among `locales`, ignoring case as BCP 47 does: `de-de` is
 /// the project's `de-DE`, with a warning on standard error that names the canonical spelling.
 /// A tag that names none of them is returned as given, for the command to refuse.
-func projectLocale(named given: String, among locales: [String], quiet: Bool) -> String {
+func projectLocale(named given: String, among locales: [String], quiet: Bool) throws(OutputFailure) -> String {
     guard !locales.contains(given), let match = locales.first(where: { $0.lowercased() == given.lowercased() }) else { return given }
     if !quiet {
-        Output.error("warning: --locale '\(given)' is the project's locale '\(match)' in another case; using \(match)")
+        try Output.error("warning: --locale '\(given)' is the project's locale '\(match)' in another case; using \(match)")
     }
     return match
 }
@@ -218,7 +224,7 @@ enum StateOption {
             case .sarif: SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version, rules: Codes.all)
             case .github: GitHubRenderer.render(diagnostics, options: options)
             }
-            Output.write(text, to: .standardError)
+            try Output.write(text, to: .standardError)
         }
         guard let state else { throw Refusal(.failure, "the state file cannot be used; nothing was written") }
         return state
@@ -227,48 +233,63 @@ enum StateOption {
 
 /// The one way msgc writes to standard output and standard error.
 ///
-/// A write that fails ends msgc with exit status 2 and says why on the other stream, if it
-/// still works: `msgc lint > /dev/full`, or a file-size limit on a redirect, is an output that
-/// cannot be written like any other. A reader that went away (`msgc lint | head -1`) ends it
-/// quietly, as it ends other Unix tools.
+/// A write that fails is an `OutputFailure`, which ends msgc with exit status 2 (`main`) and says
+/// why on the other stream, if it still works: `msgc lint > /dev/full`, or a file-size limit on
+/// a redirect, is an output that cannot be written like any other. A reader that went away
+/// (`msgc lint | head -1`) ends it quietly, as it ends other Unix tools.
 enum Output {
     /// Writes `msgc: MESSAGE` on standard error, with anything a terminal would act on in the
     /// message (escape sequences, other controls, bidi overrides) written as `<U+001B>`: an
     /// error quotes paths, locales and manifests that came from someone else.
-    static func error(_ message: String) {
-        write("msgc: " + TerminalText.escaped(message) + "\n", to: .standardError)
+    static func error(_ message: String) throws(OutputFailure) {
+        try write("msgc: " + TerminalText.escaped(message) + "\n", to: .standardError)
     }
 
-    static func write(_ text: String, to handle: FileHandle) {
+    static func write(_ text: String, to handle: FileHandle) throws(OutputFailure) {
         var text = text
-        text.withUTF8 { write($0, to: handle) }
+        let failure = text.withUTF8 { bytes -> OutputFailure? in
+            do throws(OutputFailure) { try write(bytes, to: handle) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
     }
 
     /// Writes UTF-8 that is already bytes (a report's parts) as it is.
-    static func write(_ bytes: [UInt8], to handle: FileHandle) {
-        bytes.withUnsafeBufferPointer { write($0, to: handle) }
+    static func write(_ bytes: [UInt8], to handle: FileHandle) throws(OutputFailure) {
+        let failure = bytes.withUnsafeBufferPointer { buffer -> OutputFailure? in
+            do throws(OutputFailure) { try write(buffer, to: handle) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
     }
 
-    private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to handle: FileHandle) {
+    private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to handle: FileHandle) throws(OutputFailure) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(handle.fileDescriptor, base + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                fail(descriptor: handle.fileDescriptor, errno: errno)
+                throw OutputFailure(descriptor: handle.fileDescriptor, code: errno)
             }
             offset += written
         }
     }
+}
 
-    private static func fail(descriptor: Int32, errno code: Int32) -> Never {
-        if code != EPIPE {
-            let name = descriptor == STDERR_FILENO ? "standard error" : "standard output"
-            let other = descriptor == STDERR_FILENO ? STDOUT_FILENO : STDERR_FILENO
-            let message = Array("msgc: cannot write to \(name): \(String(cString: strerror(code)))\n".utf8)
-            _ = message.withUnsafeBufferPointer { Glibc.write(other, $0.baseAddress!, $0.count) }
-        }
-        exit(Outcome.Status.failure.rawValue)
+/// Standard output or standard error could not be written (`Output`): `main` ends msgc with
+/// exit status 2.
+struct OutputFailure: Error {
+    /// The stream that failed, and `errno`.
+    var descriptor: Int32
+    var code: Int32
+
+    /// Says why on the other stream, if it still works; nothing for a reader that went away.
+    func report() {
+        guard code != EPIPE else { return }
+        let name = descriptor == STDERR_FILENO ? "standard error" : "standard output"
+        let other = descriptor == STDERR_FILENO ? STDOUT_FILENO : STDERR_FILENO
+        let message = Array("msgc: cannot write to \(name): \(String(cString: strerror(code)))\n".utf8)
+        _ = message.withUnsafeBufferPointer { Glibc.write(other, $0.baseAddress!, $0.count) }
     }
 }

@@ -56,8 +56,17 @@ struct Msgc: ParsableCommand {
                 status = .success
             }
         } catch let refusal as Refusal {
-            Output.error(refusal.message)
-            status = refusal.status
+            do throws(OutputFailure) {
+                try Output.error(refusal.message)
+                status = refusal.status
+            } catch {
+                error.report()
+                status = .failure
+            }
+        } catch let failure as OutputFailure {
+            // Standard output or standard error could not be written.
+            failure.report()
+            status = .failure
         } catch {
             // What was asked for cannot be done (no content tree, a locale the project lacks): the
             // command line was read, so the usage is no help, only where to read about the command.
@@ -74,7 +83,7 @@ struct Msgc: ParsableCommand {
         // Errors quote what was typed; each line is written as terminal text.
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
             .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
-        Output.write(lines + "\n", to: .standardError)
+        do throws(OutputFailure) { try Output.write(lines + "\n", to: .standardError) } catch { error.report() }
         Foundation.exit(Outcome.Status.failure.rawValue)
     }
 

@@ -31,6 +31,26 @@ import Testing
         #expect(result.stderr == "msgc: cannot write to standard output: No space left on device\n")
     }
 
+    /// A full standard error is the same failure, said on standard output: for main's own
+    /// message (no content tree) as for a command's refusal (`msgc diff` of folders that are
+    /// no bundles).
+    @Test(arguments: [["lint", "--content", "no-such-folder"], ["diff", "no-such-bundle", "no-other-bundle"]])
+    func aFullDiskOnStandardErrorIsExitStatus2(arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = MsgcRunner.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = MsgcRunner.packageRoot
+        process.standardError = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 2)
+        #expect(String(decoding: outData, as: UTF8.self) == "msgc: cannot write to standard error: No space left on device\n")
+    }
+
     /// A reader that goes away ends msgc as it ends other tools (SIGPIPE), without a message.
     @Test func aClosedPipeEndsItQuietly() throws {
         let pipe = Pipe()

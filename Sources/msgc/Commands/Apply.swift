@@ -130,6 +130,7 @@ extension Msgc {
             let bar = ProgressOutput(quiet: quiet)
             let report = applier.run { done, total, entry, result in bar.show(done, total, entry, result) }
             bar.finish()
+            try bar.lines.rethrowFailure()
             var summary = report.summary
             if dryRun { summary.insert("dry run: nothing was changed at Apple", at: 0) }
             summary.append(report.requests.summary)
@@ -145,7 +146,7 @@ extension Msgc {
             if report.status == .waiting && report.failure == nil {
                 summary.append("Apple reviews what was uploaded; run msgc apply again once it is approved")
             }
-            Output.write(summary.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
+            try Output.write(summary.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
             return Outcome(status: report.status)
         }
 
@@ -196,20 +197,22 @@ extension Msgc {
                 let base = try apple.base() ?? .apple(environment)
                 let pace = try apple.pace()
                 let bytes: [UInt8]
+                let warnings: [String]
                 do {
                     let document = try StateReader.document(
                         base: base, credentials: credentials, environment: environment, pace: pace, defaultsOf: bundle)
                     bytes = document.bytes
-                    for warning in document.warnings { Output.write("warning: " + TerminalText.escaped(warning) + "\n", to: .standardError) }
+                    warnings = document.warnings
                 } catch {
                     throw Refusal(error.status, "\(error); nothing was written")
                 }
+                for warning in warnings { try Output.write("warning: " + TerminalText.escaped(warning) + "\n", to: .standardError) }
                 do {
                     try FileOutput.write(bytes, to: URL(fileURLWithPath: out))
                 } catch {
                     throw Refusal(.failure, "\(error)")
                 }
-                Output.write("wrote \(out): Apple's message and image lists for \(environment.rawValue)\n", to: .standardOutput)
+                try Output.write("wrote \(out): Apple's message and image lists for \(environment.rawValue)\n", to: .standardOutput)
                 return .success
             }
         }
@@ -222,6 +225,7 @@ final class ProgressOutput: @unchecked Sendable {
     private let isTerminal = isatty(2) == 1
     private let quiet: Bool
     private var drewBar = false
+    let lines = ProgressLines()
 
     init(quiet: Bool) { self.quiet = quiet }
 
@@ -240,14 +244,34 @@ final class ProgressOutput: @unchecked Sendable {
             let width = 30
             let filled = total == 0 ? width : width * done / total
             let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-            Output.write("\r\u{1B}[K[\(bar)] \(done)/\(total) " + TerminalText.escaped(String(line.prefix(80))), to: .standardError)
+            lines.write("\r\u{1B}[K[\(bar)] \(done)/\(total) " + TerminalText.escaped(String(line.prefix(80))))
             drewBar = true
         } else {
-            Output.write(TerminalText.escaped(line) + "\n", to: .standardError)
+            lines.write(TerminalText.escaped(line) + "\n")
         }
     }
 
     func finish() {
-        if drewBar { Output.write("\n", to: .standardError) }
+        if drewBar { lines.write("\n") }
+    }
+}
+
+/// Lines that a run's callbacks write on standard error while its requests go on (`msgc apply`,
+/// `msgc prune`), where a failure cannot be thrown: the first write that fails is kept and
+/// nothing more is written, and the command ends with that failure once the run returns.
+final class ProgressLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failure: OutputFailure?
+
+    func write(_ text: String) {
+        lock.withLock {
+            guard failure == nil else { return }
+            do throws(OutputFailure) { try Output.write(text, to: .standardError) } catch { failure = error }
+        }
+    }
+
+    /// Throws the failure of a write, if one failed.
+    func rethrowFailure() throws(OutputFailure) {
+        if let failure = lock.withLock({ failure }) { throw failure }
     }
 }

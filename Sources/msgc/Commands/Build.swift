@@ -49,7 +49,7 @@ extension Msgc {
             let built = Release.build(
                 root: options.contentURL, environment: environment, release: release, generatorVersion: Msgc.version, state: appleState)
             let outcome = built.outcome(strict: strict)
-            options.write(outcome.diagnostics, sources: built.compilation.snippetSources, to: .standardError)
+            try options.write(outcome.diagnostics, sources: built.compilation.snippetSources, to: .standardError)
             if built.stoppedEarly {
                 // A file msgc could not read says so itself; an error in the sources gets a line that the build stopped.
                 if built.compilation.hasIOFailure { return outcome }
@@ -85,7 +85,7 @@ extension Msgc {
                     summary += "left out \(plan.leftOut.count) translation\(plan.leftOut.count == 1 ? "" : "s") that failed a rule: "
                     summary += plan.leftOut.map { "\($0.subject.product)/\($0.subject.key) [\($0.subject.locale ?? "")]" }.joined(separator: ", ") + "\n"
                 }
-                Output.write(summary, to: .standardOutput)
+                try Output.write(summary, to: .standardOutput)
             }
             return .success
         }

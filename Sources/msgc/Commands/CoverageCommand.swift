@@ -5,7 +5,6 @@ import Coverage
 import Diagnostics
 import Foundation
 import Model
-import Parser
 
 /// How `msgc coverage` prints its report.
 enum CoverageFormat: String, ExpressibleByArgument, CaseIterable {
@@ -66,18 +65,15 @@ extension Msgc {
             try ContentTreeLocation.require(explicit: content)
             let content = ContentTreeLocation.path(explicit: content)
             let appleState = try StateOption.load(state, color: color)
-            let compilation = Compilation.compile(root: URL(fileURLWithPath: content))
-            if compilation.hasIOFailure {
-                let failures = compilation.diagnostics.filter { ParserDiagnostics.ioFailureCodes.contains($0.code) }
-                let options = RenderOptions(pathPrefix: ContentTreeLocation.pathPrefix(content), sources: compilation.catalog.sourceFiles, useColor: color.isEnabled(for: .standardError))
-                Output.write(HumanRenderer.render(failures, options: options), to: .standardError)
+            let run = CoverageRun.run(root: URL(fileURLWithPath: content), environment: environment, state: appleState)
+            let options = RenderOptions(
+                pathPrefix: ContentTreeLocation.pathPrefix(content), sources: run.compilation.snippetSources,
+                useColor: color.isEnabled(for: .standardError))
+            guard let report = run.report else {
+                try Output.write(HumanRenderer.render(run.failures, options: options), to: .standardError)
                 return Outcome(status: .failure)
             }
-            let report = Coverage.report(
-                compilation: compilation, environment: environment ?? (appleState == nil ? .sandbox : .production), state: appleState)
-            if let appleState, let config = compilation.catalog.config {
-                DefaultDriftOutput.report(compilation: compilation, config: config, environment: report.environment, state: appleState, color: color, content: content)
-            }
+            if !run.drift.isEmpty { try Output.write(HumanRenderer.render(run.drift, options: options), to: .standardError) }
 
             let text: String
             switch format {
@@ -94,12 +90,12 @@ extension Msgc {
                 } catch {
                     throw Refusal(.failure, "\(error)")
                 }
-                if !quiet { Output.write("wrote \(out): \(CoverageWording.headline(report))\n", to: .standardOutput) }
+                if !quiet { try Output.write("wrote \(out): \(CoverageWording.headline(report))\n", to: .standardOutput) }
             } else {
-                Output.write(text, to: .standardOutput)
+                try Output.write(text, to: .standardOutput)
             }
             if let failUnder, report.isBelow(percent: failUnder) {
-                Output.write(
+                try Output.write(
                     "msgc: \(CoverageWording.headline(report)), below --fail-under \(Self.formatPercent(failUnder))\n",
                     to: .standardError)
                 return Outcome(status: .findings)

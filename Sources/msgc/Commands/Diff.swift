@@ -46,8 +46,8 @@ extension Msgc {
                 throw Refusal(.failure, "\(error)")
             }
             switch format {
-            case .text: Output.write(BundleDiffTextRenderer.render(diff), to: .standardOutput)
-            case .json: Output.write(BundleDiffJSONRenderer.render(diff), to: .standardOutput)
+            case .text: try Output.write(BundleDiffTextRenderer.render(diff), to: .standardOutput)
+            case .json: try Output.write(BundleDiffJSONRenderer.render(diff), to: .standardOutput)
             }
             return Outcome(status: exitCode && diff.hasChanges ? .findings : .success)
         }

@@ -17,13 +17,13 @@ extension Msgc {
 
         func execute() throws -> Outcome {
             guard let rule else {
-                Output.write(Explanation.catalog(Codes.all + RealtimeDiagnostics.all), to: .standardOutput)
+                try Output.write(Explanation.catalog(Codes.all + RealtimeDiagnostics.all), to: .standardOutput)
                 return .success
             }
             guard let info = Codes.info(for: rule) ?? RealtimeDiagnostics.info(for: rule) else {
                 throw ValidationError("no rule '\(rule)'; `msgc explain` lists them all")
             }
-            Output.write(Explanation.text(for: info), to: .standardOutput)
+            try Output.write(Explanation.text(for: info), to: .standardOutput)
             return .success
         }
     }

@@ -39,7 +39,7 @@ extension Msgc {
             try options.requireContentTree()
             let (catalog, diagnostics) = ContentTree(root: options.contentURL).load()
             try options.refuseBlockingErrors(catalog, diagnostics, nothing: "nothing was extracted")
-            let locale = projectLocale(named: locale, among: catalog.config?.locales.map(\.value) ?? [], quiet: options.quiet)
+            let locale = try projectLocale(named: locale, among: catalog.config?.locales.map(\.value) ?? [], quiet: options.quiet)
             let version: TranslationFile.Version = xliff == .v2_0 ? .v2_0 : .v1_2
             let usedFile = catalog.config.flatMap { catalog.fileForLocale(sourceLocale: $0.sourceLocale.value)[locale]?.path }
             // Replacing the locale's own file: units no message has any more go to the
@@ -55,7 +55,7 @@ extension Msgc {
             let leftOut: Set<String> = [XLIFFDiagnostics.conflictingUnits.code, XLIFFDiagnostics.conflictingTargetLanguages.code]
             if replacesUsedFile, let out, case let dropping = diagnostics.filter({ $0.location.path == usedFile && leftOut.contains($0.code) }),
                !dropping.isEmpty {
-                options.write(dropping, sources: catalog.sourceFiles, to: .standardError)
+                try options.write(dropping, sources: catalog.sourceFiles, to: .standardError)
                 throw Refusal(.findings, "'\(out)' holds translations msgc cannot use (above), which writing it again would drop; keep one of each "
                     + "repeated unit and move a <file> for another language to a file of its own first. Nothing was written")
             }
@@ -75,15 +75,15 @@ extension Msgc {
                 // Why a file could not be read is what reading it found.
                 let paths = Set(files.map(\.path))
                 let reasons = diagnostics.filter { paths.contains($0.location.path) }
-                if !reasons.isEmpty { options.write(reasons, sources: catalog.sourceFiles, to: .standardError) }
+                if !reasons.isEmpty { try options.write(reasons, sources: catalog.sourceFiles, to: .standardError) }
                 throw Refusal(.findings, "\(XLIFFExport.Failure.unusableTranslations(locale, files: files))")
             } catch {
                 throw ValidationError(error.description)
             }
             let document = extraction.document
             guard let out, let destination, let orphansURL else {
-                Output.write(document, to: .standardOutput)
-                ExtractionReport.write(extraction, pathPrefix: options.pathPrefix, orphansKeptIn: nil, replacing: false, quiet: options.quiet)
+                try Output.write(document, to: .standardOutput)
+                try ExtractionReport.write(extraction, pathPrefix: options.pathPrefix, orphansKeptIn: nil, replacing: false, quiet: options.quiet)
                 return .success
             }
             try refuseToLoseTranslations(at: out, document: document, usedFile: usedFile, contentPath: options.contentPath)
@@ -105,11 +105,11 @@ extension Msgc {
             } catch let error as FileOutput.Failure {
                 throw Refusal(.failure, "\(error)")
             }
-            ExtractionReport.write(
+            try ExtractionReport.write(
                 extraction, pathPrefix: options.pathPrefix, orphansKeptIn: replacesUsedFile ? orphansURL.relativePath : nil, replacing: true,
                 quiet: options.quiet)
             if !options.quiet {
-                Output.write("wrote \(out) (XLIFF \(xliff.rawValue), \(locale))\n", to: .standardError)
+                try Output.write("wrote \(out) (XLIFF \(xliff.rawValue), \(locale))\n", to: .standardError)
             }
             return .success
         }

@@ -10,7 +10,7 @@ enum ExtractionReport {
     /// in `orphansFile`, or left in the locale's file when that is not replaced.
     static func write(
         _ extraction: XLIFFExport.Extraction, pathPrefix: String, orphansKeptIn orphansFile: String?, replacing: Bool, quiet: Bool
-    ) {
+    ) throws(OutputFailure) {
         guard let usedFile = extraction.usedFile else { return }
         let shown = pathPrefix + usedFile
         if replacing && !quiet {
@@ -26,16 +26,16 @@ enum ExtractionReport {
             if extraction.candidatesKept > 0 {
                 parts.append("\(extraction.candidatesKept) candidate\(extraction.candidatesKept == 1 ? "" : "s") (alt-trans/matches)")
             }
-            Output.error("carried over from '\(shown)': " + parts.joined(separator: ", "))
+            try Output.error("carried over from '\(shown)': " + parts.joined(separator: ", "))
         }
         guard !extraction.orphans.isEmpty else { return }
         let count = extraction.orphans.count
         let units = count == 1 ? "1 unit" : "\(count) units"
         if let orphansFile {
-            Output.error("warning: \(units) of '\(shown)' that no message has any more (renamed or removed) left the file; "
+            try Output.error("warning: \(units) of '\(shown)' that no message has any more (renamed or removed) left the file; "
                 + "their work is kept in '\(orphansFile)':")
         } else {
-            Output.error("warning: \(units) of '\(shown)' that no message has any more (renamed or removed) are not in this output; "
+            try Output.error("warning: \(units) of '\(shown)' that no message has any more (renamed or removed) are not in this output; "
                 + "'\(shown)' still holds them, and `--out \(shown)` keeps them in '\(shown).orphans':")
         }
         var offeredTo: [String: [String]] = [:]
@@ -51,10 +51,10 @@ enum ExtractionReport {
             if let targets = offeredTo[unit.id.value] {
                 line += "; offered as a candidate to \(targets.sorted().joined(separator: ", ")) (the same source text)"
             }
-            Output.write(TerminalText.escaped(line) + "\n", to: .standardError)
+            try Output.write(TerminalText.escaped(line) + "\n", to: .standardError)
         }
         if count > listed {
-            Output.write("  … and \(count - listed) more, every one in '\(TerminalText.escaped(orphansFile ?? shown))'\n", to: .standardError)
+            try Output.write("  … and \(count - listed) more, every one in '\(TerminalText.escaped(orphansFile ?? shown))'\n", to: .standardError)
         }
     }
 }

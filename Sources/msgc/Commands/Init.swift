@@ -32,7 +32,7 @@ extension Msgc {
             } catch {
                 throw Refusal(.failure, "\(error)")
             }
-            Output.write("""
+            try Output.write("""
                 created \(directory)/ with msgc.yaml, messages/welcome.yaml and the JSON Schemas editors read (schemas/)
                 next: edit the product list in \(directory)/msgc.yaml, then run `msgc lint --content \(directory)`
 

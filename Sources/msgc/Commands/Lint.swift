@@ -38,9 +38,9 @@ extension Msgc {
                 found += TranslatorReport.notes(for: compilation) { scope.contains($0) }
             }
             let outcome = compilation.policy.strict(strict).outcome(of: found)
-            options.write(outcome.diagnostics, sources: compilation.snippetSources, to: .standardOutput)
+            try options.write(outcome.diagnostics, sources: compilation.snippetSources, to: .standardOutput)
             if options.format == .human && !options.quiet {
-                Output.write(outcome.summary + "\n", to: .standardOutput)
+                try Output.write(outcome.summary + "\n", to: .standardOutput)
             }
             return outcome
         }

@@ -33,18 +33,19 @@ extension Msgc {
 
         func execute() throws -> Outcome {
             try options.requireContentTree()
-            let compilation = Compilation.compile(root: options.contentURL)
-            if compilation.hasIOFailure || compilation.catalog.config == nil {
-                let shown = compilation.diagnostics.filter { $0.severity == .error }
-                options.write(shown, sources: compilation.snippetSources, to: .standardError)
-                throw Refusal(compilation.hasIOFailure ? .failure : .findings, "nothing to preview; nothing was written")
+            let run = try PreviewRun.draw(root: options.contentURL) { available in
+                let chosen = try locale.map { try projectLocale(named: $0, among: available, quiet: options.quiet) }
+                if let chosen, !available.contains(chosen) {
+                    throw ValidationError("'\(chosen)' is not a locale of this project; choose one of \(available.joined(separator: ", "))")
+                }
+                return chosen
             }
-            let available = PreviewGallery.locales(compilation)
-            let locale = locale.map { projectLocale(named: $0, among: available, quiet: options.quiet) }
-            if let locale, !available.contains(locale) {
-                throw ValidationError("'\(locale)' is not a locale of this project; choose one of \(available.joined(separator: ", "))")
+            guard let summary = run.summary else {
+                let shown = run.compilation.diagnostics.filter { $0.severity == .error }
+                try options.write(shown, sources: run.compilation.snippetSources, to: .standardError)
+                throw Refusal(run.compilation.hasIOFailure ? .failure : .findings, "nothing to preview; nothing was written")
             }
-            let (pages, summary) = PreviewGallery.pages(compilation, only: locale)
+            let pages = run.pages
             let folder = URL(fileURLWithPath: out)
             do {
                 try FileOutput.makeFolder(folder)
@@ -57,7 +58,7 @@ extension Msgc {
                 text += "\(summary.sheetCount) sheet\(summary.sheetCount == 1 ? "" : "s")"
                 if summary.unavailableCount > 0 { text += ", \(summary.unavailableCount) message\(summary.unavailableCount == 1 ? "" : "s") without a usable translation" }
                 text += ", \(summary.sheetsWithFindings) with findings\n"
-                Output.write(text, to: .standardOutput)
+                try Output.write(text, to: .standardOutput)
             }
             return .success
         }

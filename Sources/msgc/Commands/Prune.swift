@@ -79,10 +79,12 @@ extension Msgc {
                 contents: contents, previous: earlier, allUnreferenced: allUnreferenced, credentials: credentials, base: try apple.base(),
                 pace: try apple.pace(uploadRate: rate))
             let quiet = quiet
+            let progress = ProgressLines()
             let report = pruner.run(confirm: confirm) { deletion, result in
                 guard !quiet else { return }
-                Output.write(TerminalText.escaped("\(Self.verb(result)): \(deletion.name)") + "\n", to: .standardError)
+                progress.write(TerminalText.escaped("\(Self.verb(result)): \(deletion.name)") + "\n")
             }
+            try progress.rethrowFailure()
             var lines: [String] = []
             let plan = report.plan
             if confirm == nil || report.failure != nil && report.results.isEmpty {
@@ -116,7 +118,7 @@ extension Msgc {
             }
             lines.append(report.requests.summary)
             if let failure = report.failure { lines.append("stopped: \(failure)") }
-            Output.write(lines.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
+            try Output.write(lines.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
             return Outcome(status: report.status)
         }
 
@@ -145,21 +147,5 @@ enum StateDefaultsOption {
             throw Refusal(.failure, "'\(path)' is a bundle of \(contents.manifest.bundleId) in \(contents.manifest.environment.rawValue), not of \(bundleID) in \(environment.rawValue); nothing was written")
         }
         return contents
-    }
-}
-
-/// `msgc coverage --state`: the defaults Apple serves that differ from the content tree's
-/// (STA009, STA010), as warnings on standard error beside the report.
-enum DefaultDriftOutput {
-    static func report(compilation: Compilation, config: ProjectConfig, environment: Environment, state: StateFile, color: ColorChoice, content: String) {
-        var images: [String: [UInt8]] = [:]
-        for (path, asset) in compilation.catalog.images { if let bytes = asset.bytes { images[path] = bytes } }
-        let drift = DefaultDrift.diagnostics(
-            shipped: ReleasePlan(compilation: compilation).shipped, config: config, images: images, environment: environment, state: state)
-        guard !drift.isEmpty else { return }
-        let options = RenderOptions(
-            pathPrefix: ContentTreeLocation.pathPrefix(content), sources: compilation.snippetSources,
-            useColor: color.isEnabled(for: .standardError))
-        Output.write(HumanRenderer.render(compilation.policy.settle(drift).sortedForOutput(), options: options), to: .standardError)
     }
 }

@@ -81,7 +81,7 @@ extension Msgc {
                 text += result.overflowing.isEmpty
                     ? ", none longer than Apple's limit\n"
                     : ", \(result.overflowing.count) longer than Apple's limit; `msgc lint` says where, `msgc preview --locale \(locale)` shows them\n"
-                Output.write(text, to: .standardOutput)
+                try Output.write(text, to: .standardOutput)
             }
             return .success
         }

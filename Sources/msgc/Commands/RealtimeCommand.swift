@@ -64,8 +64,8 @@ extension Msgc {
                 } catch {
                     throw Refusal(.failure, "\(error); nothing was written")
                 }
-                output.write(RealtimeRelease.findings(snapshot, path: out), sources: [:], to: .standardError)
-                if !output.quiet { Output.write(RealtimeRelease.summary(snapshot, path: out), to: .standardOutput) }
+                try output.write(RealtimeRelease.findings(snapshot, path: out), sources: [:], to: .standardError)
+                if !output.quiet { try Output.write(RealtimeRelease.summary(snapshot, path: out), to: .standardOutput) }
                 return .success
             }
         }
@@ -121,10 +121,10 @@ extension Msgc {
                 }
                 let findings = ResponseCheck.check(
                     bytes, path: response, snapshot: loaded, request: .init(product: product, userLocale: locale))
-                output.write(findings, sources: [response: SourceFile(path: response, utf8: bytes, lineBreaks: .lineFeeds)], to: .standardOutput)
+                try output.write(findings, sources: [response: SourceFile(path: response, utf8: bytes, lineBreaks: .lineFeeds)], to: .standardOutput)
                 if findings.contains(where: { $0.severity == .error }) { return Outcome(status: .findings) }
                 if !output.quiet && findings.isEmpty && output.format == .human {
-                    Output.write("Apple shows this answer for \(product) in \(locale)\n", to: .standardOutput)
+                    try Output.write("Apple shows this answer for \(product) in \(locale)\n", to: .standardOutput)
                 }
                 return .success
             }
@@ -144,7 +144,7 @@ struct RealtimeOutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print only findings, no summary.")
     var quiet = false
 
-    func write(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) {
+    func write(_ diagnostics: [Diagnostic], sources: [String: SourceFile], to handle: FileHandle) throws(OutputFailure) {
         guard !diagnostics.isEmpty || format != .human else { return }
         let options = RenderOptions(sources: sources, useColor: color.isEnabled(for: handle))
         let text = switch format {
@@ -153,6 +153,6 @@ struct RealtimeOutputOptions: ParsableArguments {
         case .sarif: SARIFRenderer.render(diagnostics, options: options, toolVersion: Msgc.version, rules: RealtimeDiagnostics.all)
         case .github: GitHubRenderer.render(diagnostics, options: options)
         }
-        Output.write(text, to: handle)
+        try Output.write(text, to: handle)
     }
 }

@@ -30,7 +30,7 @@ extension Msgc {
             case .messages: Schemas.schema(.messages)
             case .realtimeSnapshot: RealtimeSnapshot.jsonSchema
             }
-            Output.write(String(decoding: schema.canonicalBytes, as: UTF8.self), to: .standardOutput)
+            try Output.write(String(decoding: schema.canonicalBytes, as: UTF8.self), to: .standardOutput)
             return .success
         }
     }
