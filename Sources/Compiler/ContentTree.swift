@@ -179,8 +179,11 @@ public struct ContentTree: Sendable {
             }
         }
 
-        // The reader tells the units of message fields from others by these ids.
-        let expected = ExpectedUnits(ids: messages.flatMap { message in message.fields.map { message.unitID(of: $0.field) } })
+        // The reader tells the units of message fields from others by these ids, and a unit
+        // whose source is its field's text as written shares that string.
+        let expected = ExpectedUnits(fields: messages.flatMap { message in
+            message.fields.map { (id: message.unitID(of: $0.field), source: $0.text.value) }
+        })
         // Each file's text is kept from this one read for snippets: a diagnostic in it never
         // reads it again.
         for (file, fileDiagnostics, source) in xliffPaths.concurrentMap({ path -> (TranslationFile, [Diagnostic], SourceFile?) in

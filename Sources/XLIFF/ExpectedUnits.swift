@@ -17,6 +17,8 @@ import Model
 public struct ExpectedUnits: Sendable, Equatable {
     /// The different ids, in the order given (a repeat keeps its first place).
     private let ids: [String]
+    /// The source text of each id's field, when given (`init(fields:)`), else empty.
+    private let sources: [String]
     /// Their UTF-8, one after another: id `i` ends at `ends[i]` and starts where `i - 1` ends.
     private let utf8: [UInt8]
     private let ends: [Int]
@@ -25,11 +27,18 @@ public struct ExpectedUnits: Sendable, Equatable {
     private let slots: [Int32]
 
     public init(ids: some Sequence<String>) {
+        self.init(fields: ids.lazy.map { (id: $0, source: nil) })
+    }
+
+    /// The ids of the messages' fields with their source texts: a unit whose source is written
+    /// exactly as its field's text gets that string (`source(at:ifSameAs:)`).
+    public init(fields: some Sequence<(id: String, source: String?)>) {
         var kept: [String] = []
+        var sources: [String] = []
         var utf8: [UInt8] = []
         var ends: [Int] = []
         var slots = [Int32](repeating: 0, count: 16)
-        for id in ids {
+        for (id, source) in fields {
             var text = id
             let isNew = text.withUTF8 { bytes in
                 guard Self.place(of: bytes, utf8: utf8, ends: ends, slots: slots) == nil else { return false }
@@ -44,9 +53,13 @@ public struct ExpectedUnits: Sendable, Equatable {
                 slots[slot] = Int32(ends.count)
                 return true
             }
-            if isNew { kept.append(text) }
+            if isNew {
+                kept.append(text)
+                if let source { sources.append(source) }
+            }
         }
         self.ids = kept
+        self.sources = sources.count == kept.count ? sources : []
         self.utf8 = utf8
         self.ends = ends
         self.slots = slots
@@ -75,13 +88,37 @@ public struct ExpectedUnits: Sendable, Equatable {
         ids[index]
     }
 
+    /// The source text of the field whose id is at `index`, when its UTF-8 is exactly `bytes`.
+    public func source(at index: Int, ifSameAs bytes: [UInt8]) -> String? {
+        guard index < sources.count else { return nil }
+        let source = sources[index]
+        let same = source.utf8.withContiguousStorageIfAvailable { stored in
+            stored.count == bytes.count && bytes.withUnsafeBufferPointer { read in
+                read.isEmpty || memcmp(stored.baseAddress!, read.baseAddress!, read.count) == 0
+            }
+        }
+        return same == true ? source : nil
+    }
+
+    /// Equal with the same ids, in the same order, by their bytes; the source texts do not
+    /// count (a reader told other sources reads the same units, only sharing fewer strings).
     public static func == (lhs: ExpectedUnits, rhs: ExpectedUnits) -> Bool {
         lhs.ends == rhs.ends && lhs.utf8 == rhs.utf8
     }
 
+    /// The bytes hashed eight at a time (a word per round of the seeded hash, not a byte), the
+    /// last few and the length in one word more.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        let raw = UnsafeRawBufferPointer(bytes)
+        var offset = 0
+        while offset + 8 <= raw.count {
+            hasher.combine(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        var tail = UInt64(raw.count) << 56
+        for index in offset..<raw.count { tail |= UInt64(raw[index]) << (8 * (index - offset)) }
+        hasher.combine(tail)
         return hasher.finalize()
     }
 

@@ -359,8 +359,10 @@ struct XLIFFUnitCollector {
         if capture != nil {
             if capture!.popInline() { return }
             let current = capture.take()!
+            // A source written exactly as its message's text is that string, not a copy of it.
+            let shared = current.role == .source ? unit?.expectedIndex.flatMap { expected?.source(at: $0, ifSameAs: captureBytes) } : nil
             let text = CapturedText(
-                text: String(decoding: captureBytes, as: UTF8.self), location: current.location,
+                text: shared ?? String(decoding: captureBytes, as: UTF8.self), location: current.location,
                 offset: current.contentOffset, style: writtenStyle(current, endOffset: contentEnd()), order: current.order, markup: current.markup)
             captureBytes.removeAll(keepingCapacity: true)
             finish(text, role: current.role)
