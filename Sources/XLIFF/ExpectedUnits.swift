@@ -106,20 +106,26 @@ public struct ExpectedUnits: Sendable, Equatable {
         lhs.ends == rhs.ends && lhs.utf8 == rhs.utf8
     }
 
-    /// The bytes hashed eight at a time (a word per round of the seeded hash, not a byte), the
-    /// last few and the length in one word more.
+    /// A hash of the bytes eight at a time (multiply and rotate, then a final mix). It needs no
+    /// seed: the table holds the project's own ids, and an id read from a file only probes it,
+    /// so a file cannot make the table's runs longer; at most half the slots are used.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hasher = Hasher()
         let raw = UnsafeRawBufferPointer(bytes)
+        var hash = UInt64(truncatingIfNeeded: raw.count) &* 0x9E37_79B9_7F4A_7C15
         var offset = 0
         while offset + 8 <= raw.count {
-            hasher.combine(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            hash = (hash.rotateLeft(5) ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x517C_C1B7_2722_0A95
             offset += 8
         }
-        var tail = UInt64(raw.count) << 56
-        for index in offset..<raw.count { tail |= UInt64(raw[index]) << (8 * (index - offset)) }
-        hasher.combine(tail)
-        return hasher.finalize()
+        if offset < raw.count {
+            var tail: UInt64 = 0
+            for index in offset..<raw.count { tail |= UInt64(raw[index]) << (8 * UInt64(index - offset)) }
+            hash = (hash.rotateLeft(5) ^ tail) &* 0x517C_C1B7_2722_0A95
+        }
+        hash ^= hash >> 29
+        hash &*= 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 32
+        return Int(truncatingIfNeeded: hash)
     }
 
     private static func place(of bytes: UnsafeBufferPointer<UInt8>, utf8: [UInt8], ends: [Int], slots: [Int32]) -> Int? {
@@ -152,5 +158,11 @@ public struct ExpectedUnits: Sendable, Equatable {
             }
         }
         return slots
+    }
+}
+
+extension UInt64 {
+    fileprivate func rotateLeft(_ count: UInt64) -> UInt64 {
+        (self << count) | (self >> (64 - count))
     }
 }
