@@ -7,6 +7,20 @@ import TestSupport
 import Testing
 
 @Suite struct ContentTreeTests {
+    /// The shortcut for paths that are normalized already gives what splitting them gives.
+    @Test func normalizedPathsAreTakenAsTheyAre() {
+        let paths = [
+            "a/b.yaml", "a//b", "./a", "a/.", "a/..", "..", ".", "a/../b", "/a", "a/", "a\\b", "a/.b", "a/..b", "a/b.",
+            "é/x.png", "a/\u{301}b", "a/\u{301}/b", "a/.\u{301}", "", "a\u{0}b", "images/i.png",
+        ]
+        for path in paths where ContentTree.isNormalized(path) {
+            #expect(ContentTree.normalize(path) == path, "\(path)")
+        }
+        #expect(["a/b.yaml", "a/.b", "a/..b", "é/x.png", "a/.\u{301}"].allSatisfy(ContentTree.isNormalized))
+        #expect(!["a//b", "./a", "a/..", "/a", "a/", "a\\b", "", "a\u{0}b"].contains(where: ContentTree.isNormalized))
+        #expect(ContentTree.normalize("a/./b//c/../d") == "a/b/d" && ContentTree.normalize("../a") == nil)
+    }
+
     static let message = """
         messages:
           - key: winback

@@ -490,6 +490,41 @@ struct XLIFFReaderTests {
         }
     }
 
+    @Test("expected ids are found by their bytes among thousands; equal by ids alone; a source is shared only when written the same")
+    func expectedUnitsTable() throws {
+        let ids = (0..<5000).map { "com.example.p\($0)/k/header" }
+        let expected = ExpectedUnits(ids: ids + ids.prefix(10))
+        #expect(expected.count == 5000)
+        for (index, id) in ids.enumerated() where index % 7 == 0 {
+            #expect(expected.index(of: id) == index)
+            #expect(expected.id(at: index) == id)
+        }
+        #expect(expected.index(of: "com.example.p5000/k/header") == nil && expected.index(of: "") == nil)
+        let withSources = ExpectedUnits(fields: ids.map { (id: $0, source: "Text of \($0)") })
+        #expect(withSources == expected)
+        #expect(withSources.source(at: 3, ifSameAs: Array("Text of \(ids[3])".utf8)) == "Text of \(ids[3])")
+        #expect(withSources.source(at: 3, ifSameAs: Array("Text of \(ids[4])".utf8)) == nil)
+        #expect(expected.source(at: 3, ifSameAs: Array("Text of \(ids[3])".utf8)) == nil)
+
+        // A unit's source is the file's own bytes where they differ from the field's text (NFD
+        // against NFC), and the field's where they are the same.
+        let header = "com.example.premium/k/header"
+        let body = "com.example.premium/k/body"
+        let fields = ExpectedUnits(fields: [(id: header, source: "Caf\u{E9} offer"), (id: body, source: "Caf\u{E9} offer")])
+        let document = """
+            <xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="m" source-language="en-US" \
+            target-language="de-DE" datatype="plaintext"><body>\
+            <trans-unit id="\(header)"><source>Caf\u{E9} offer</source><target>x</target></trans-unit>\
+            <trans-unit id="\(body)"><source>Cafe\u{301} offer</source><target>y</target></trans-unit>\
+            </body></file></xliff>
+            """
+        let (file, diagnostics) = XLIFFReader.read(bytes: Array(document.utf8), path: "translations/de-DE.xliff", expecting: fields)
+        #expect(diagnostics.isEmpty)
+        try #require(file.units.count == 2)
+        #expect(Array(file.units[0].source.value.utf8) == Array("Caf\u{E9} offer".utf8))
+        #expect(Array(file.units[1].source.value.utf8) == Array("Cafe\u{301} offer".utf8))
+    }
+
     @Test("2.0: repeated names are reported as names; names that repeat give way to unique ids")
     func repeatedNames20() throws {
         // Symfony's XLIFF 2.0 dumper names each unit after its message key and writes no state.
