@@ -15,16 +15,30 @@ import Model
 /// looked up from every locale's file at once, on every core). An id found here is the
 /// project's own string (`id(at:)`), not a new one made for each file.
 public struct ExpectedUnits: Sendable, Equatable {
-    /// The different ids, in the order given (a repeat keeps its first place).
-    private let ids: [String]
-    /// The source text of each id's field, when given (`init(fields:)`), else empty.
-    private let sources: [String]
-    /// Their UTF-8, one after another: id `i` ends at `ends[i]` and starts where `i - 1` ends.
-    private let utf8: [UInt8]
-    private let ends: [Int]
-    /// Open addressing over the ids' hashes: each slot holds an id's place plus one, or 0 when
-    /// empty. Its size is a power of two at least twice the ids', so probes stay short.
-    private let slots: [Int32]
+    /// One reference to all of it: every file's reader holds the same table, and a copy of the
+    /// value (one per unit read) retains one object, not five arrays.
+    private let table: Table
+
+    private final class Table: Sendable {
+        /// The different ids, in the order given (a repeat keeps its first place).
+        let ids: [String]
+        /// The source text of each id's field, when given (`init(fields:)`), else empty.
+        let sources: [String]
+        /// Their UTF-8, one after another: id `i` ends at `ends[i]` and starts where `i - 1` ends.
+        let utf8: [UInt8]
+        let ends: [Int]
+        /// Open addressing over the ids' hashes: each slot holds an id's place plus one, or 0
+        /// when empty. Its size is a power of two at least twice the ids', so probes stay short.
+        let slots: [Int32]
+
+        init(ids: [String], sources: [String], utf8: [UInt8], ends: [Int], slots: [Int32]) {
+            self.ids = ids
+            self.sources = sources
+            self.utf8 = utf8
+            self.ends = ends
+            self.slots = slots
+        }
+    }
 
     public init(ids: some Sequence<String>) {
         self.init(fields: ids.lazy.map { (id: $0, source: nil) })
@@ -58,15 +72,11 @@ public struct ExpectedUnits: Sendable, Equatable {
                 if let source { sources.append(source) }
             }
         }
-        self.ids = kept
-        self.sources = sources.count == kept.count ? sources : []
-        self.utf8 = utf8
-        self.ends = ends
-        self.slots = slots
+        table = Table(ids: kept, sources: sources.count == kept.count ? sources : [], utf8: utf8, ends: ends, slots: slots)
     }
 
     /// How many different ids there are.
-    public var count: Int { ids.count }
+    public var count: Int { table.ids.count }
 
     public func contains(_ id: String) -> Bool {
         index(of: id) != nil
@@ -80,18 +90,18 @@ public struct ExpectedUnits: Sendable, Equatable {
 
     /// Where the id whose UTF-8 is `bytes` is among the ids, if it is one of them.
     public func index(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        Self.place(of: bytes, utf8: utf8, ends: ends, slots: slots)
+        Self.place(of: bytes, utf8: table.utf8, ends: table.ends, slots: table.slots)
     }
 
     /// The id at `index` (from `index(of:)`), as the project spelled it.
     public func id(at index: Int) -> String {
-        ids[index]
+        table.ids[index]
     }
 
     /// The source text of the field whose id is at `index`, when its UTF-8 is exactly `bytes`.
     public func source(at index: Int, ifSameAs bytes: [UInt8]) -> String? {
-        guard index < sources.count else { return nil }
-        let source = sources[index]
+        guard index < table.sources.count else { return nil }
+        let source = table.sources[index]
         let same = source.utf8.withContiguousStorageIfAvailable { stored in
             stored.count == bytes.count && bytes.withUnsafeBufferPointer { read in
                 read.isEmpty || memcmp(stored.baseAddress!, read.baseAddress!, read.count) == 0
@@ -103,7 +113,7 @@ public struct ExpectedUnits: Sendable, Equatable {
     /// Equal with the same ids, in the same order, by their bytes; the source texts do not
     /// count (a reader told other sources reads the same units, only sharing fewer strings).
     public static func == (lhs: ExpectedUnits, rhs: ExpectedUnits) -> Bool {
-        lhs.ends == rhs.ends && lhs.utf8 == rhs.utf8
+        lhs.table === rhs.table || (lhs.table.ends == rhs.table.ends && lhs.table.utf8 == rhs.table.utf8)
     }
 
     /// A hash of the bytes eight at a time (multiply and rotate, then a final mix). It needs no
