@@ -13,22 +13,52 @@ public enum PseudoLocale {
     public static let rightToLeft = "ar-XB"
 
     public static func isPseudo(_ tag: String) -> Bool {
+        if let answer = tag.utf8.withContiguousStorageIfAvailable(isPseudo(utf8:)) { return answer }
+        return Array(tag.utf8).withUnsafeBufferPointer(isPseudo(utf8:))
+    }
+
+    /// `isPseudo` on the tag's UTF-8, subtag by subtag, without making strings: the severity
+    /// policy asks it of every finding about a locale.
+    private static func isPseudo(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        func isLower(_ byte: UInt8, _ letter: Unicode.Scalar) -> Bool { isLetter(byte) && byte | 0x20 == UInt8(ascii: letter) }
         // Only a tag of BCP 47's alphabet (ASCII letters, digits, hyphens between subtags of 1–8)
         // can be one: a pseudo locale names a file in `translations/` and a preview page, and
         // `ab-xa-/../../victim` must never pass for one.
-        guard tag.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D })
-        else { return false }
-        let subtags = tag.lowercased().split(separator: "-", omittingEmptySubsequences: false)
-        guard subtags.allSatisfy({ (1...8).contains($0.count) }) else { return false }
-        guard let first = subtags.first, first.count >= 2, first.count <= 8, first != "x" else { return false }
-        if let privateUse = subtags.firstIndex(of: "x"), Array(subtags[(privateUse + 1)...]) == ["pseudo"] { return true }
-        // The region follows the language and an optional 4-letter script, before any variant,
-        // extension or private use; only there is a two-letter subtag a region.
-        for subtag in subtags.dropFirst().prefix(2) {
-            if subtag.count == 4, subtag.allSatisfy(\.isLetter) { continue }
-            return subtag.count == 2 && subtag.first == "x" && subtag.last!.isLetter && subtag.last!.isASCII
+        var subtag = 0
+        var start = 0
+        /// The place of the first subtag `x` (private use), and what follows it.
+        var privateUse = -1
+        var subtagsAfterPrivateUse = 0
+        var isPseudoAfterPrivateUse = false
+        /// Decided by the first of subtags 1 and 2 that is no 4-letter script: the region
+        /// follows the language and an optional script, before any variant, extension or
+        /// private use; only there is a two-letter subtag a region.
+        var regionAnswer: Bool?
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "-") {
+                guard isLetter(bytes[end]) || (0x30...0x39).contains(bytes[end]) else { return false }
+                end += 1
+            }
+            let length = end - start
+            guard (1...8).contains(length), subtag > 0 || length >= 2 else { return false }
+            if privateUse >= 0 {
+                subtagsAfterPrivateUse += 1
+                if subtagsAfterPrivateUse == 1 {
+                    isPseudoAfterPrivateUse = length == 6 && zip(bytes[start..<end], "pseudo".unicodeScalars).allSatisfy { isLower($0, $1) }
+                }
+            } else if length == 1 && isLower(bytes[start], "x") {
+                privateUse = subtag
+            }
+            if (subtag == 1 || subtag == 2) && regionAnswer == nil && !(length == 4 && bytes[start..<end].allSatisfy(isLetter)) {
+                regionAnswer = length == 2 && isLower(bytes[start], "x") && isLetter(bytes[start + 1])
+            }
+            subtag += 1
+            start = end + 1
         }
-        return false
+        if privateUse >= 0 && subtagsAfterPrivateUse == 1 && isPseudoAfterPrivateUse { return true }
+        return regionAnswer ?? false
     }
 }
 
