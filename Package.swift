@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // Modules are cut by what they own, and every arrow points down (docs/architecture.md):
@@ -14,10 +14,12 @@ import PackageDescription
 //                            plan, outcome, every code (Compiler imports Bundle for the state codes)
 //   Coverage, Preview, PseudoLocalization, LanguageServer
 //   Apply, Realtime          Apple's side: apply and state fetch | the realtime snapshot
+//   RealtimeServer           `msgc realtime serve`: HTTP (Hummingbird) over Realtime's responder
 //   msgc                     the command line
 //
-// Only Compiler and msgc import Lint. Never Lint -> Parser, Bundle -> Parser, Apply or Realtime
-// -> Parser or Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
+// Only Compiler and msgc import Lint. Only RealtimeServer imports the server stack (Hummingbird,
+// SwiftNIO, swift-metrics, Prometheus). Never Lint -> Parser, Bundle -> Parser, Apply, Realtime or
+// RealtimeServer -> Parser or Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
 // MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
 // module through another file's import. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
 // alone, CHTTP by Apply alone, CCrypto by Bundle and Apply. Parser also imports CYaml, the
@@ -34,6 +36,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // The realtime server. No traits of Hummingbird's: its default ones bring
+        // swift-configuration, which msgc does not read its settings from (traits need tools 6.1).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -79,6 +90,24 @@ let package = Package(
         // matching and the judge of an answer; a library a Swift server can mount. Never Parser
         // or Compiler: Apple's side starts from a bundle.
         .target(name: "Realtime", dependencies: ["Model", "Diagnostics", "LanguageTags", "Bundle"]),
+        // `msgc realtime serve`: Realtime's responder over HTTP/1.1 on HummingbirdCore, with the
+        // snapshot swapped on SIGHUP or a new file, /healthz, Prometheus /metrics, a JSON log line
+        // per request and graceful shutdown (swift-service-lifecycle).
+        .target(
+            name: "RealtimeServer",
+            dependencies: [
+                "Model", "Bundle", "Realtime",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // Pseudo-translations (`msgc pseudo`) as XLIFF, through the XLIFF writer.
         .target(name: "PseudoLocalization", dependencies: ["Model", "XLIFF", "LanguageTags"]),
         // `msgc preview`: the cancellation sheet of every message in every locale, as HTML.
@@ -89,7 +118,7 @@ let package = Package(
             name: "msgc",
             dependencies: [
                 "Model", "Diagnostics", "Parser", "XLIFF", "Lint", "Bundle", "Compiler", "Coverage", "PseudoLocalization",
-                "Preview", "LanguageServer", "Apply", "Realtime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Preview", "LanguageServer", "Apply", "Realtime", "RealtimeServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
