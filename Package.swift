@@ -13,7 +13,8 @@ import PackageDescription
 //                            writing, diff | the content tree, localization, compilation, release
 //                            plan, outcome, every code (Compiler imports Bundle for the state codes)
 //   Coverage, Preview, PseudoLocalization, LanguageServer
-//   Apply, Realtime          Apple's side: apply and state fetch | the realtime snapshot
+//   Apply, Realtime          Apple's side: apply and state fetch | the realtime snapshot, choosing,
+//                            offer signing, request verification
 //   RealtimeServer           `msgc realtime serve`: HTTP (Hummingbird) over Realtime's responder
 //   msgc                     the command line
 //
@@ -22,9 +23,10 @@ import PackageDescription
 // RealtimeServer -> Parser or Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
 // MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
 // module through another file's import. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
-// alone, CHTTP by Apply alone, CCrypto by Bundle and Apply. Parser also imports CYaml, the
-// libyaml that Yams builds: Yams does not publish it as a product, so it cannot be listed
-// below; it comes with Yams, and a libyaml of our own would link the same symbols twice.
+// alone, CHTTP by Apply alone, CCrypto by Bundle (hashes, ES256 keys and signatures) and
+// Realtime (X.509 chains of Apple's requests). Parser also imports CYaml, the libyaml that Yams
+// builds: Yams does not publish it as a product, so it cannot be listed below; it comes with
+// Yams, and a libyaml of our own would link the same symbols twice.
 //
 // msgc builds and is tested on Linux only (Debian with Swift 6): its file writes call Glibc and
 // its bundle swap needs Linux's renameat2, so no Apple platform is declared below.
@@ -84,12 +86,13 @@ let package = Package(
         .target(name: "Compiler", dependencies: ["Model", "Diagnostics", "Parser", "XLIFF", "Lint", "Bundle", "LanguageTags"]),
         .target(name: "Coverage", dependencies: ["Model", "Diagnostics", "Compiler", "Bundle"]),
         // `msgc apply` and `msgc state fetch`: the only module that talks to Apple. libcurl (CHTTP)
-        // for HTTPS, libcrypto for the ES256 tokens.
-        .target(name: "Apply", dependencies: ["Model", "Diagnostics", "Bundle", "CCrypto", "CHTTP"]),
+        // for HTTPS; its ES256 tokens are signed by Bundle's ES256.
+        .target(name: "Apply", dependencies: ["Model", "Diagnostics", "Bundle", "CHTTP"]),
         // `msgc realtime`: the snapshot of approved content a realtime server answers from, locale
-        // matching and the judge of an answer; a library a Swift server can mount. Never Parser
-        // or Compiler: Apple's side starts from a bundle.
-        .target(name: "Realtime", dependencies: ["Model", "Diagnostics", "LanguageTags", "Bundle"]),
+        // matching, choosing, offer signing, the check of Apple's signed requests (libcrypto's
+        // X.509 chain verification) and the judge of an answer; a library a Swift server can
+        // mount. Never Parser or Compiler: Apple's side starts from a bundle.
+        .target(name: "Realtime", dependencies: ["Model", "Diagnostics", "LanguageTags", "Bundle", "CCrypto"]),
         // `msgc realtime serve`: Realtime's responder over HTTP/1.1 on HummingbirdCore, with the
         // snapshot swapped on SIGHUP or a new file, /healthz, Prometheus /metrics, a JSON log line
         // per request and graceful shutdown (swift-service-lifecycle).
