@@ -47,6 +47,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        // HTTPS served directly (`--tls-certificate`, `--tls-key`). Its BoringSSL is a second TLS
+        // stack beside the system's libcrypto, seen by RealtimeServer alone (docs/architecture.md).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         .systemLibrary(
@@ -93,16 +96,19 @@ let package = Package(
         // X.509 chain verification) and the judge of an answer; a library a Swift server can
         // mount. Never Parser or Compiler: Apple's side starts from a bundle.
         .target(name: "Realtime", dependencies: ["Model", "Diagnostics", "LanguageTags", "Bundle", "CCrypto"]),
-        // `msgc realtime serve`: Realtime's responder over HTTP/1.1 on HummingbirdCore, with the
-        // snapshot swapped on SIGHUP or a new file, /healthz, Prometheus /metrics, a JSON log line
-        // per request and graceful shutdown (swift-service-lifecycle).
+        // `msgc realtime serve`: Realtime's responder over HTTP/1.1 (or HTTPS) on HummingbirdCore,
+        // with the snapshot swapped on SIGHUP or a new file, /healthz, Prometheus /metrics, a JSON
+        // log line per request and graceful shutdown (swift-service-lifecycle).
         .target(
             name: "RealtimeServer",
             dependencies: [
                 "Model", "Bundle", "Realtime",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import Bundle
 import Foundation
 import HTTPTypes
 import HummingbirdCore
@@ -37,14 +38,13 @@ struct RealtimeHandler: Sendable {
                 line.outcome = "refused"
                 line.reason = error.rawValue
                 line.latencyMicroseconds = elapsed / 1000
-                try await Self.write(status: error.status, body: [], to: writer, closing: true)
                 requestLog(line.bytes)
+                try await Self.write(status: error.status, body: [], to: writer, closing: true)
                 throw CloseConnection()
             }
             let served = slot.served
             let reply = served.responder.respond(to: body, receivedAt: Date())
             let elapsed = Self.nanoseconds(since: start)
-            try await Self.write(status: reply.status, body: reply.body, to: writer, closing: false)
             metrics.record(reply.outcome, nanoseconds: elapsed)
             line.status = reply.status
             line.latencyMicroseconds = elapsed / 1000
@@ -64,7 +64,10 @@ struct RealtimeHandler: Sendable {
             line.locale = reply.locale
             line.messageKey = reply.messageKey
             line.messageIdentifier = reply.messageIdentifier
+            // Logged before the answer is sent, so that the log's order is the order in which
+            // a client that waits for each answer sent its requests.
             requestLog(line.bytes)
+            try await Self.write(status: reply.status, body: reply.body, to: writer, closing: false)
         case .health:
             let served = slot.served
             let snapshot = served.responder.snapshot
@@ -85,15 +88,15 @@ struct RealtimeHandler: Sendable {
             line.status = 405
             line.outcome = "rejected"
             line.latencyMicroseconds = Self.nanoseconds(since: start) / 1000
-            try await Self.write(status: 405, body: [], to: writer, closing: true, extra: [.allow: allow])
             requestLog(line.bytes)
+            try await Self.write(status: 405, body: [], to: writer, closing: true, extra: [.allow: allow])
             throw CloseConnection()
         case .notFound:
             line.status = 404
             line.outcome = "rejected"
             line.latencyMicroseconds = Self.nanoseconds(since: start) / 1000
-            try await Self.write(status: 404, body: [], to: writer, closing: true)
             requestLog(line.bytes)
+            try await Self.write(status: 404, body: [], to: writer, closing: true)
             throw CloseConnection()
         }
     }

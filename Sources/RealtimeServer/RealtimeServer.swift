@@ -26,8 +26,9 @@ public struct RealtimeServer: Sendable {
         public var port: Int
         /// The path Apple's requests are posted to, as in the realtime URL given to Apple.
         public var realtimePath: String = "/"
-        /// Apple's request bodies are a few kilobytes (a JWS with three certificates).
-        public var maxBodyByteCount: Int = 64 << 10
+        /// Apple's request bodies are a few kilobytes (a JWS with three certificates); the
+        /// responder's own cap by default, so both refuse the same bodies.
+        public var maxBodyByteCount: Int = RealtimeResponder.maxBodySize
         /// How long the whole body of a realtime request may take to arrive (408 after).
         public var bodyDeadline: Duration = .seconds(2)
         /// How long a connection may sit without a complete request head (a keep-alive

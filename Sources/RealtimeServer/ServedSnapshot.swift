@@ -44,25 +44,26 @@ public struct ServedSnapshot: Sendable {
         do {
             return File(snapshot: try RealtimeSnapshot.decode(bytes, path: path), digest: "sha256:" + Digest.sha256Hex(bytes), signature: signature)
         } catch {
-            throw Failure(description: error.description)
+            throw Failure(description: "\(error)")
         }
     }
 
-    /// The responder over `file`. Fails on a production snapshot without the app's Apple ID to
-    /// check requests against; and, on a reload, on a snapshot of another app or environment
+    /// The responder over `file`. Fails when the responder would refuse every request
+    /// (`configurationProblem`: a production snapshot without the app's Apple ID, no readable
+    /// root); and, on a reload, on a snapshot of another app or environment
     /// than `replacing` (the offer key and the app's id were given for that one).
     public init(
         file: File, path: String, configuration: RealtimeResponder.Configuration, generation: Int, replacing: ServedSnapshot? = nil
     ) throws(Failure) {
         let snapshot = file.snapshot
-        if snapshot.environment == .production && configuration.appAppleId == nil {
-            throw Failure(description: "snapshot '\(path)' is for production, where requests are checked against the app's Apple ID: give --app-apple-id")
-        }
         if let served = replacing?.responder.snapshot,
            served.bundleId != snapshot.bundleId || served.environment != snapshot.environment {
             throw Failure(description: "snapshot '\(path)' is of \(snapshot.bundleId) in \(snapshot.environment.rawValue), but this server answers for \(served.bundleId) in \(served.environment.rawValue); start a server for it instead")
         }
         responder = RealtimeResponder(snapshot: snapshot, configuration: configuration)
+        if let problem = responder.configurationProblem {
+            throw Failure(description: "snapshot '\(path)' cannot be served: \(problem)")
+        }
         fileDigest = file.digest
         self.generation = generation
         signature = file.signature

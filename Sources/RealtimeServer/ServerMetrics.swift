@@ -1,3 +1,4 @@
+import CoreMetrics
 import Metrics
 import Prometheus
 import Realtime
@@ -11,13 +12,13 @@ import Realtime
 final class ServerMetrics: Sendable {
     /// The registry /metrics renders.
     let registry: PrometheusCollectorRegistry
-    private let answers: [RealtimeSnapshot.Answer.Kind: Counter]
-    private let unanswered: Counter
-    private let refusals: [String: Counter]
-    private let latency: Metrics.Timer
-    private let reloadsApplied: Counter
-    private let reloadsRejected: Counter
-    private let generation: Gauge
+    private let answers: [RealtimeSnapshot.Answer.Kind: CoreMetrics.Counter]
+    private let unanswered: CoreMetrics.Counter
+    private let refusals: [String: CoreMetrics.Counter]
+    private let latency: CoreMetrics.Timer
+    private let reloadsApplied: CoreMetrics.Counter
+    private let reloadsRejected: CoreMetrics.Counter
+    private let generation: CoreMetrics.Gauge
 
     /// Refusals the HTTP layer makes before a body reaches the responder.
     static let transportRefusals = [BodyRefusal.tooLarge.rawValue, BodyRefusal.tooSlow.rawValue]
@@ -32,19 +33,19 @@ final class ServerMetrics: Sendable {
         ]
         self.registry = registry
         answers = Dictionary(uniqueKeysWithValues: RealtimeSnapshot.Answer.Kind.allCases.map {
-            ($0, Counter(label: "msgc_realtime_answers_total", dimensions: [("kind", $0.rawValue)], factory: factory))
+            ($0, CoreMetrics.Counter(label: "msgc_realtime_answers_total", dimensions: [("kind", $0.rawValue)], factory: factory))
         })
-        unanswered = Counter(label: "msgc_realtime_unanswered_total", dimensions: [], factory: factory)
+        unanswered = CoreMetrics.Counter(label: "msgc_realtime_unanswered_total", dimensions: [], factory: factory)
         // The responder's reasons and the HTTP layer's share one label; a reason both name
         // (a body too large) is one series.
         let reasons = Set(RealtimeRefusal.allCases.map(\.rawValue) + Self.transportRefusals).sorted()
         refusals = Dictionary(uniqueKeysWithValues: reasons.map {
-            ($0, Counter(label: "msgc_realtime_refusals_total", dimensions: [("reason", $0)], factory: factory))
+            ($0, CoreMetrics.Counter(label: "msgc_realtime_refusals_total", dimensions: [("reason", $0)], factory: factory))
         })
-        latency = Metrics.Timer(label: "msgc_realtime_request_duration_seconds", dimensions: [], factory: factory)
-        reloadsApplied = Counter(label: "msgc_realtime_reloads_total", dimensions: [("result", "applied")], factory: factory)
-        reloadsRejected = Counter(label: "msgc_realtime_reloads_total", dimensions: [("result", "rejected")], factory: factory)
-        generation = Gauge(label: "msgc_realtime_snapshot_generation", dimensions: [], factory: factory)
+        latency = CoreMetrics.Timer(label: "msgc_realtime_request_duration_seconds", dimensions: [], factory: factory)
+        reloadsApplied = CoreMetrics.Counter(label: "msgc_realtime_reloads_total", dimensions: [("result", "applied")], factory: factory)
+        reloadsRejected = CoreMetrics.Counter(label: "msgc_realtime_reloads_total", dimensions: [("result", "rejected")], factory: factory)
+        generation = CoreMetrics.Gauge(label: "msgc_realtime_snapshot_generation", dimensions: [], factory: factory)
         generation.record(1)
     }
 

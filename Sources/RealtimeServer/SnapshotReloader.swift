@@ -13,7 +13,7 @@ import UnixSignals
 /// not read half-written. The new file is decoded and checked whole (`ServedSnapshot.load`)
 /// before the swap; a file that fails keeps the snapshot served now, says why once, and is
 /// tried again when it changes (or on the next SIGHUP). Reloads never overlap.
-struct SnapshotReloader: Service {
+final class SnapshotReloader: Service {
     let path: String
     let configuration: RealtimeResponder.Configuration
     let slot: ResponderSlot
@@ -41,9 +41,9 @@ struct SnapshotReloader: Service {
     func run() async throws {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await _ in hangups { reload(trigger: "SIGHUP") }
+                for await _ in self.hangups { self.reload(trigger: "SIGHUP") }
             }
-            group.addTask { await watch() }
+            group.addTask { await self.watch() }
             group.addTask { try? await gracefulShutdown() }
             // Whichever ends first (the shutdown, in practice) ends the others.
             await group.next()
@@ -84,7 +84,7 @@ struct SnapshotReloader: Service {
             } catch {
                 rejected = FileSignature.of(path)
                 metrics.recordReload(appliedGeneration: nil)
-                notice("kept generation \(current.generation) (\(current.fileDigest)); the new snapshot cannot be served (\(trigger)): \(error.description)")
+                notice("kept generation \(current.generation) (\(current.fileDigest)); the new snapshot cannot be served (\(trigger)): \(error)")
             }
         }
     }

@@ -8,7 +8,7 @@ final class ServeProcess: Sendable {
     let process: Process
     let port: Int
     let logFile: URL
-    private let stderrText: Mutex<String>
+    private let stderrText: Locked<String>
 
     /// Starts the server with `arguments` after `realtime serve`, and waits (up to 60 s) for it
     /// to say where it listens. Throws with what it said if it ends or says nothing instead.
@@ -24,7 +24,7 @@ final class ServeProcess: Sendable {
         process.standardOutput = try FileHandle(forWritingTo: logFile)
         let errors = Pipe()
         process.standardError = errors
-        let text = Mutex("")
+        let text = Locked("")
         errors.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty {
@@ -41,7 +41,7 @@ final class ServeProcess: Sendable {
         var found: Int?
         while Date() < end && found == nil && process.isRunning {
             let said = text.withLock { $0 }
-            if let match = said.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)/) {
+            if let match = said.firstMatch(of: /listening on https?:\/\/127\.0\.0\.1:(\d+)/) {
                 found = Int(match.output.1)
             } else {
                 Thread.sleep(forTimeInterval: 0.02)
@@ -60,6 +60,7 @@ final class ServeProcess: Sendable {
     }
 
     var stderr: String { stderrText.withLock { $0 } }
+
 
     /// The request log so far, one JSON object per line.
     func logLines() throws -> [[String: Any]] {
@@ -99,5 +100,19 @@ final class ServeProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+    }
+}
+
+
+/// A value shared by threads of a test (Mutex itself cannot be captured by a closure).
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        mutex.withLock { body(&$0) }
     }
 }

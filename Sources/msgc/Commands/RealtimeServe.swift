@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bundle
+import Compiler
 import Dispatch
 import Foundation
 import Model
@@ -47,6 +48,12 @@ extension Msgc.RealtimeCommand {
         @Option(name: .long, help: ArgumentHelp("A root certificate (PEM or DER) requests must chain to, instead of Apple Root CA - G3; may be repeated.", valueName: "file"))
         var rootCertificate: [String] = []
 
+        @Option(name: .long, help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM; with --tls-key). Without it, plain HTTP for a proxy that terminates TLS.", valueName: "file"))
+        var tlsCertificate: String?
+
+        @Option(name: .long, help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
+        var tlsKey: String?
+
         @OptionGroup(title: "In-App Purchase key, for promotional offers (without it, offers are not answered)")
         var key: InAppPurchaseKeyOptions
 
@@ -57,6 +64,9 @@ extension Msgc.RealtimeCommand {
             }
             guard path != "/healthz" && path != "/metrics" else {
                 throw ValidationError("--path '\(path)' is the server's own; choose another")
+            }
+            if (tlsCertificate == nil) != (tlsKey == nil) {
+                throw ValidationError("give --tls-certificate and --tls-key together, or neither (plain HTTP behind a proxy that terminates TLS)")
             }
             if let appAppleId, appAppleId <= 0 { throw ValidationError("--app-apple-id \(appAppleId) is not an Apple ID") }
         }
@@ -96,12 +106,19 @@ extension Msgc.RealtimeCommand {
             }
             var configuration = RealtimeServer.Configuration(host: host, port: port)
             configuration.realtimePath = path
+            if let tlsCertificate, let tlsKey {
+                do {
+                    configuration.tls = try TLSFiles(certificateChainPath: tlsCertificate, privateKeyPath: tlsKey)
+                } catch {
+                    throw Refusal(.failure, "\(error)")
+                }
+            }
             let lines = Mutex(())
             let server = RealtimeServer(
                 configuration: configuration, snapshotPath: snapshot, initial: served, responderConfiguration: responderConfiguration,
                 output: .init(
-                    requestLog: { line in lines.withLock { Output.write(line, to: .standardOutput) } },
-                    notice: { text in lines.withLock { Output.error(text) } }))
+                    requestLog: { line in lines.withLock { _ in Output.write(line, to: .standardOutput) } },
+                    notice: { text in lines.withLock { _ in Output.error(text) } }))
             if responderConfiguration.offerSigner == nil {
                 Output.error("no In-App Purchase key (--key-file, --key-id, --issuer-id): promotional offers are not answered")
             }
@@ -113,7 +130,7 @@ extension Msgc.RealtimeCommand {
             Task {
                 do {
                     try await server.run { address in
-                        lines.withLock {
+                        lines.withLock { _ in
                             Output.error("listening on \(address) (\(snapshotPath), generation \(served.generation), \(served.fileDigest))")
                         }
                     }
