@@ -8,17 +8,19 @@ import Model
 /// verified payload or the first reason to refuse it (docs/realtime.md, "Answering Apple").
 ///
 /// 1. `signedPayload` is a compact JWS: at most `maxJWSLength` bytes, three parts of strict
-///    base64url, a JSON object as header and as payload.
+///    base64url, a JSON object as header.
 /// 2. The header has a non-empty `x5c`, `alg` is ES256, and `x5c` holds exactly three strings
-///    of at most `maxCertificateLength` characters, each strict base64 of one DER certificate.
+///    of at most `maxCertificateLength` characters, each base64 of one DER certificate.
 /// 3. libcrypto's X.509 verification (strict, like Apple's) leads from the leaf through the
 ///    intermediate (given as untrusted) to one of the trusted roots, with every certificate
 ///    valid at the payload's `signedDate` (now, when it has none, as Apple does). The `x5c` root
-///    is not trusted for being there: only a root of the configuration is.
+///    is not trusted for being there: only a root of the configuration is, and `x5c`'s third
+///    certificate must be that root (Apple's library ignores it: msgc is stricter here).
 /// 4. The leaf of the verified chain has Apple's extension 1.2.840.113635.100.6.11.1, the next
 ///    certificate 1.2.840.113635.100.6.2.1.
 /// 5. The signature is the leaf key's ES256 signature of the first two parts.
-/// 6. The payload has every member of `DecodedRealtimeRequestBody` (`DecodedRealtimeRequest`).
+/// 6. The payload is a JSON object with every member of `DecodedRealtimeRequestBody`
+///    (`DecodedRealtimeRequest`).
 ///
 /// Every length is capped before anything is decoded, so hostile input costs bounded work.
 /// Whether the request is for this app, environment and time is `RealtimeResponder`'s to judge.
@@ -76,9 +78,11 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
         let parts = jws.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
             let signature = Base64URL.decode(parts[2]),
-            let header = try? JSONDocument.parse(headerBytes), case .object = header.value,
-            let payload = try? JSONDocument.parse(payloadBytes), case .object = payload.value
+            let header = try? JSONDocument.parse(headerBytes), case .object = header.value
         else { return .failure(.malformedJWS) }
+        // A payload that is not JSON is refused once its signature is checked (step 6): Apple
+        // signed it, or it is a forgery, and the signature tells which.
+        let payload = try? JSONDocument.parse(payloadBytes)
 
         // Apple's order: an empty x5c, then the algorithm, then the chain's length.
         let chain: [JSONDocument.Node]
@@ -93,26 +97,27 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
         for entry in chain {
             guard case .string(let text) = entry.value, text.utf8.count <= Self.maxCertificateLength,
                 let der = Data(base64Encoded: text).map(Array.init), let certificate = Self.certificate(der)
-            else { return .failure(.malformedCertificate) }
+            else { return .failure(.untrustedChain) }
             certificates.append(certificate)
         }
 
-        let signedDate: Int64? = if case .number(let text)? = payload.member("signedDate")?.value { DecodedRealtimeRequest.integer(text) } else { nil }
+        let signedDate: Int64? = if case .number(let text)? = payload?.member("signedDate")?.value { DecodedRealtimeRequest.integer(text) } else { nil }
         let checkedAt = signedDate.map { $0 / 1000 } ?? Int64(now.timeIntervalSince1970)
         let leafKey: ES256.PublicKey
-        switch verifyChain(leaf: certificates[0], intermediate: certificates[1], at: checkedAt) {
+        switch verifyChain(certificates, at: checkedAt) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let key): leafKey = key
         }
         let signed = Array(jws[parts[0].startIndex..<parts[1].endIndex])
         guard leafKey.verify(signature: signature, of: signed) else { return .failure(.badSignature) }
-        guard let request = DecodedRealtimeRequest(payload: payload) else { return .failure(.malformedPayload) }
+        guard let payload, let request = DecodedRealtimeRequest(payload: payload) else { return .failure(.malformedPayload) }
         return .success(request)
     }
 
-    /// The leaf's key once the chain leads to a trusted root at `time` (seconds since 1970) and
-    /// carries Apple's extensions.
-    private func verifyChain(leaf: OpaquePointer, intermediate: OpaquePointer, at time: Int64) -> Result<ES256.PublicKey, RealtimeRefusal> {
+    /// The leaf's key once the chain (`x5c`: leaf, intermediate, root) leads to a trusted root at
+    /// `time` (seconds since 1970) and carries Apple's extensions.
+    private func verifyChain(_ certificates: [OpaquePointer], at time: Int64) -> Result<ES256.PublicKey, RealtimeRefusal> {
+        let (leaf, intermediate, claimedRoot) = (certificates[0], certificates[1], certificates[2])
         guard let context = X509_STORE_CTX_new() else { return .failure(.untrustedChain) }
         defer { X509_STORE_CTX_free(context) }
         guard let untrusted = OPENSSL_sk_new_null() else { return .failure(.untrustedChain) }
@@ -131,8 +136,12 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
             return .failure(expired ? .certificateExpired : .untrustedChain)
         }
         // Apple's library reads the OIDs from the verified chain: its first and second certificate.
+        // It never reads x5c's third certificate; msgc holds it to be the root the chain ends in,
+        // as the header claims (a request naming another root is not one Apple made).
         guard let verified = X509_STORE_CTX_get0_chain(context), OPENSSL_sk_num(verified) >= 2,
-            let first = OPENSSL_sk_value(verified, 0), let second = OPENSSL_sk_value(verified, 1)
+            let first = OPENSSL_sk_value(verified, 0), let second = OPENSSL_sk_value(verified, 1),
+            let root = OPENSSL_sk_value(verified, OPENSSL_sk_num(verified) - 1),
+            X509_cmp(OpaquePointer(root), claimedRoot) == 0
         else { return .failure(.untrustedChain) }
         guard X509_get_ext_by_OBJ(OpaquePointer(first), leafOID, -1) >= 0,
             X509_get_ext_by_OBJ(OpaquePointer(second), intermediateOID, -1) >= 0
