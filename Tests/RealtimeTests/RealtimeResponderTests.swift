@@ -294,3 +294,18 @@ struct RealtimeResponderTests {
         #expect(throws: ES256.Failure.self) { try ES256.PublicKey(certificate: RealtimeResponder.Configuration.appleRootCAG3) }
     }
 }
+
+extension RealtimeResponderTests {
+    /// The fuzzer's seeds (Fuzz/Seeds/realtime) are the generator's bodies for the arguments its
+    /// harness trusts (`--now 1764100000000`, the default seed): answered or refused as named.
+    @Test func theFuzzSeedsAreTheGeneratorsBodies() throws {
+        let fixtures = try RealtimeFixtures(apple: false)
+        let seeds = RealtimeFixtures.packageRoot.appendingPathComponent("Fuzz/Seeds/realtime")
+        let names = try FileManager.default.contentsOfDirectory(atPath: seeds.path).filter { $0.hasSuffix(".json") }
+        #expect(names.count >= 10)
+        for name in names {
+            let seed = Array(try Data(contentsOf: seeds.appendingPathComponent(name)))
+            #expect(seed == (try fixtures.body(String(name.dropLast(5)))), "\(name) differs from the generator's")
+        }
+    }
+}
