@@ -2,6 +2,7 @@ import Bundle
 import CCrypto
 import Foundation
 import Model
+import Synchronization
 
 /// Checks Apple's signed realtime request the way Apple's own libraries do
 /// (`SignedDataVerifier.verify_and_decode_realtime_request`), in the same order, and gives the
@@ -27,7 +28,8 @@ import Model
 public final class RealtimeRequestVerifier: @unchecked Sendable {
     // @unchecked: the store and the OIDs are built in init and never changed after; libcrypto's
     // X509_STORE is safe to verify against from several threads (each verification has its own
-    // X509_STORE_CTX), and reading extensions by OID does not change the OID object.
+    // X509_STORE_CTX), and reading extensions by OID does not change the OID object. The cache
+    // of verified chains is behind its Mutex.
     private let store: OpaquePointer
     private let leafOID: OpaquePointer
     private let intermediateOID: OpaquePointer
@@ -37,6 +39,20 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
     public static let maxJWSLength = 24 << 10
     /// The longest base64 certificate in `x5c`.
     public static let maxCertificateLength = 6 << 10
+
+    /// A chain that verified, and the times at which it does: Apple signs every request with the
+    /// same few certificates, so the next request with the same `x5c` costs one signature check
+    /// instead of three certificates read and a chain built (Apple's library keeps 32 such
+    /// chains when it checks revocation online). Only chains that verified are kept, so hostile
+    /// requests cannot fill it.
+    struct VerifiedChain {
+        var key: ES256.PublicKey
+        var validFrom: Int64
+        var validUntil: Int64
+    }
+
+    private let verifiedChains = Mutex<[String: VerifiedChain]>([:])
+    static let maxVerifiedChains = 32
 
     public static let leafExtension = "1.2.840.113635.100.6.11.1"
     public static let intermediateExtension = "1.2.840.113635.100.6.2.1"
@@ -92,21 +108,36 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
         }
         guard case .string("ES256")? = header.member("alg")?.value else { return .failure(.unsupportedAlgorithm) }
         guard chain.count == 3 else { return .failure(.chainLength) }
-        var certificates: [OpaquePointer] = []
-        defer { certificates.forEach { X509_free($0) } }
+        var texts: [String] = []
         for entry in chain {
-            guard case .string(let text) = entry.value, text.utf8.count <= Self.maxCertificateLength,
-                let der = Data(base64Encoded: text).map(Array.init), let certificate = Self.certificate(der)
-            else { return .failure(.untrustedChain) }
-            certificates.append(certificate)
+            guard case .string(let text) = entry.value, text.utf8.count <= Self.maxCertificateLength else { return .failure(.untrustedChain) }
+            texts.append(text)
         }
 
         let signedDate: Int64? = if case .number(let text)? = payload?.member("signedDate")?.value { DecodedRealtimeRequest.integer(text) } else { nil }
         let checkedAt = signedDate.map { $0 / 1000 } ?? Int64(now.timeIntervalSince1970)
         let leafKey: ES256.PublicKey
-        switch verifyChain(certificates, at: checkedAt) {
-        case .failure(let refusal): return .failure(refusal)
-        case .success(let key): leafKey = key
+        let cacheKey = texts.joined(separator: "\n")
+        if let cached = verifiedChains.withLock({ $0[cacheKey] }), cached.validFrom <= checkedAt, checkedAt <= cached.validUntil {
+            leafKey = cached.key
+        } else {
+            var certificates: [OpaquePointer] = []
+            defer { certificates.forEach { X509_free($0) } }
+            for text in texts {
+                guard let der = Data(base64Encoded: text).map(Array.init), let certificate = Self.certificate(der) else {
+                    return .failure(.untrustedChain)
+                }
+                certificates.append(certificate)
+            }
+            switch verifyChain(certificates, at: checkedAt) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let verified):
+                leafKey = verified.key
+                verifiedChains.withLock { chains in
+                    if chains.count >= Self.maxVerifiedChains { chains.removeAll() }
+                    chains[cacheKey] = verified
+                }
+            }
         }
         let signed = Array(jws[parts[0].startIndex..<parts[1].endIndex])
         guard leafKey.verify(signature: signature, of: signed) else { return .failure(.badSignature) }
@@ -116,7 +147,7 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
 
     /// The leaf's key once the chain (`x5c`: leaf, intermediate, root) leads to a trusted root at
     /// `time` (seconds since 1970) and carries Apple's extensions.
-    private func verifyChain(_ certificates: [OpaquePointer], at time: Int64) -> Result<ES256.PublicKey, RealtimeRefusal> {
+    private func verifyChain(_ certificates: [OpaquePointer], at time: Int64) -> Result<VerifiedChain, RealtimeRefusal> {
         let (leaf, intermediate, claimedRoot) = (certificates[0], certificates[1], certificates[2])
         guard let context = X509_STORE_CTX_new() else { return .failure(.untrustedChain) }
         defer { X509_STORE_CTX_free(context) }
@@ -150,7 +181,25 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
             ERR_clear_error()
             return .failure(.badSignature)
         }
-        return .success(leafKey)
+        // The times at which every certificate of the verified chain is valid, a second inside
+        // OpenSSL's bounds at each end (it takes notBefore <= t < notAfter): within them, the
+        // same x5c verifies the same way.
+        var validFrom = Int64.min, validUntil = Int64.max
+        for index in 0..<OPENSSL_sk_num(verified) {
+            guard let certificate = OPENSSL_sk_value(verified, index).map(OpaquePointer.init),
+                let notBefore = Self.seconds(X509_get0_notBefore(certificate)), let notAfter = Self.seconds(X509_get0_notAfter(certificate))
+            else { return .success(VerifiedChain(key: leafKey, validFrom: time, validUntil: time)) }
+            validFrom = max(validFrom, notBefore + 1)
+            validUntil = min(validUntil, notAfter - 1)
+        }
+        return .success(VerifiedChain(key: leafKey, validFrom: validFrom, validUntil: validUntil))
+    }
+
+    /// An ASN.1 time as seconds since 1970.
+    private static func seconds(_ time: UnsafePointer<ASN1_TIME>?) -> Int64? {
+        var parts = tm()
+        guard let time, ASN1_TIME_to_tm(time, &parts) == 1 else { return nil }
+        return Int64(timegm(&parts))
     }
 
     /// One DER certificate that takes all of `der` (trailing bytes are refused).

@@ -2,6 +2,7 @@ import Bundle
 import Diagnostics
 import Foundation
 import Model
+import Synchronization
 import TestSupport
 import Testing
 
@@ -306,6 +307,44 @@ extension RealtimeResponderTests {
         for name in names {
             let seed = Array(try Data(contentsOf: seeds.appendingPathComponent(name)))
             #expect(seed == (try fixtures.body(String(name.dropLast(5)))), "\(name) differs from the generator's")
+        }
+    }
+}
+
+extension RealtimeResponderTests {
+    /// One responder, many threads at once: the same answers as one at a time (the trust store,
+    /// the keys and the matchers are shared and never changed).
+    @Test func concurrentRequestsGetTheSameAnswers() throws {
+        let fixtures = try RealtimeFixtures(apple: false)
+        let responder = try fixtures.responder()
+        let names = ["com.example.parla.plus.yearly--de-DE", "com.example.parla.plus.yearly--fr-FR", "bad-signature", "unknown-product"]
+        let bodies = try names.map { try fixtures.body($0) }
+        let expected = bodies.map { responder.respond(to: $0, receivedAt: RealtimeFixtures.now) }
+        let results = Mutex<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 200) { index in
+            let reply = responder.respond(to: bodies[index % bodies.count], receivedAt: RealtimeFixtures.now)
+            let wanted = expected[index % bodies.count]
+            results.withLock { $0.append(reply.outcome == wanted.outcome && reply.body == wanted.body) }
+        }
+        #expect(results.withLock { $0.count == 200 && $0.allSatisfy { $0 } })
+    }
+}
+
+extension RealtimeResponderTests {
+    /// A chain that verified once is kept with the times it is valid at: the same x5c at a time
+    /// outside them is checked again, and refused as the first check would.
+    @Test func aKeptChainIsValidOnlyWhenItsCertificatesAre() throws {
+        let fixtures = try RealtimeFixtures(apple: false)
+        let responder = try fixtures.responder()
+        let valid = try fixtures.body("com.example.parla.plus.yearly--fr-FR")
+        let undated = try fixtures.body("payload-missing-signedDate")
+        let later = Date(timeIntervalSince1970: 2_840_000_000)  // 2059
+        let earlier = Date(timeIntervalSince1970: 946_684_800)  // 2000
+        for _ in 0..<2 {
+            #expect(responder.respond(to: valid, receivedAt: RealtimeFixtures.now).outcome == .answered(.message))
+            #expect(responder.respond(to: undated, receivedAt: RealtimeFixtures.now).outcome == .refused(.malformedPayload))
+            #expect(responder.respond(to: undated, receivedAt: later).outcome == .refused(.certificateExpired))
+            #expect(responder.respond(to: undated, receivedAt: earlier).outcome == .refused(.certificateExpired))
         }
     }
 }
