@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "TestSupport"]),
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle"]),
-        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags"]),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags", "TestSupport"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )

@@ -158,7 +158,7 @@ public enum ES256 {
     }
 
     /// r ‖ s (32 bytes each) as DER `SEQUENCE { INTEGER r, INTEGER s }`, minimal integers.
-    static func derSignature(_ raw: [UInt8]) -> [UInt8]? {
+    public static func derSignature(_ raw: [UInt8]) -> [UInt8]? {
         guard raw.count == 64 else { return nil }
         var body: [UInt8] = []
         for half in [raw[0..<32], raw[32..<64]] {

@@ -6,16 +6,16 @@ public enum RealtimeRefusal: String, Error, Sendable, CaseIterable {
     case bodyTooLarge = "body-too-large"
     /// The body is not a JSON object with a string `signedPayload`.
     case malformedBody = "malformed-body"
-    /// `signedPayload` is not a compact JWS: three strict base64url parts, a JSON object header
-    /// and payload, a 64-byte signature, within the length cap.
+    /// `signedPayload` is not a compact JWS: three strict base64url parts, a JSON object
+    /// header, within the length cap.
     case malformedJWS = "malformed-jws"
     /// The header's `alg` is not ES256.
     case unsupportedAlgorithm = "unsupported-algorithm"
     /// The header's `x5c` is not exactly three strings.
     case chainLength = "chain-length"
-    /// An `x5c` entry is not strict base64 of one DER X.509 certificate.
-    case malformedCertificate = "malformed-certificate"
-    /// The chain does not lead from the leaf through the intermediate to a trusted root.
+    /// The chain does not lead from the leaf through the intermediate to a trusted root, an
+    /// `x5c` entry is not base64 of one DER X.509 certificate, or `x5c`'s third certificate is
+    /// not the trusted root the chain leads to.
     case untrustedChain = "untrusted-chain"
     /// A certificate of the chain is not valid at the payload's `signedDate`.
     case certificateExpired = "certificate-expired"
@@ -24,8 +24,8 @@ public enum RealtimeRefusal: String, Error, Sendable, CaseIterable {
     case missingOID = "missing-oid"
     /// The JWS signature is not the leaf key's.
     case badSignature = "bad-signature"
-    /// The verified payload lacks a member of `DecodedRealtimeRequestBody` or has one of
-    /// the wrong type.
+    /// The signed payload is not a JSON object, or lacks a member of
+    /// `DecodedRealtimeRequestBody`, or has one of the wrong type.
     case malformedPayload = "malformed-payload"
     /// `appAppleId` is not the configured app's.
     case wrongApp = "wrong-app"
@@ -42,7 +42,7 @@ public enum RealtimeRefusal: String, Error, Sendable, CaseIterable {
     public var status: Int {
         switch self {
         case .bodyTooLarge: 413
-        case .malformedBody, .malformedJWS, .unsupportedAlgorithm, .chainLength, .malformedCertificate, .malformedPayload: 400
+        case .malformedBody, .malformedJWS, .unsupportedAlgorithm, .chainLength, .malformedPayload: 400
         case .untrustedChain, .certificateExpired, .missingOID, .badSignature, .stale, .future: 401
         case .wrongApp, .wrongEnvironment: 403
         }

@@ -46,12 +46,18 @@ public struct RealtimeResponder: Sendable {
     /// (`configurationProblem` says why).
     private let verifier: RealtimeRequestVerifier?
     private let environmentName: String
+    /// Each product with its locale matcher, made once: a request then parses only its own
+    /// `userLocale`, not every locale of the product.
+    private let products: [String: (product: RealtimeSnapshot.Product, matcher: LocaleMatcher)]
 
     public init(snapshot: RealtimeSnapshot, configuration: Configuration) {
         self.snapshot = snapshot
         self.configuration = configuration
         verifier = RealtimeRequestVerifier(trustedRoots: configuration.trustedRoots)
         environmentName = DecodedRealtimeRequest.name(of: snapshot.environment)
+        products = Dictionary(
+            snapshot.products.map { ($0.id, (product: $0, matcher: LocaleMatcher(locales: $0.locales.map(\.locale)))) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// What makes this responder refuse every request, for a server to say at start and exit:
@@ -101,7 +107,9 @@ public struct RealtimeResponder: Sendable {
         var reply = RealtimeReply(
             status: RealtimeReply.unansweredStatus, body: [], outcome: .unanswered, requestIdentifier: request.requestIdentifier,
             productId: request.productId, userLocale: request.userLocale)
-        guard let product = snapshot.product(request.productId), let locale = product.answering(request.userLocale) else { return reply }
+        guard let (product, matcher) = products[request.productId], let matched = matcher.match(request.userLocale),
+            let locale = product.locale(matched)
+        else { return reply }
         reply.locale = locale.locale
         let excluded: Set<RealtimeSnapshot.Answer.Kind> = configuration.offerSigner == nil ? [.promotionalOffer] : []
         guard let chosen = AnswerChooser.choose(
