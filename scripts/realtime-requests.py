@@ -21,7 +21,8 @@ with the JWS signed ES256 and its header's x5c = [leaf, intermediate, root] (bas
   valid/NAME.json     one request per --product and --locale (and a few more), all acceptable
   hostile/NAME.json   one request per way to be refused, with the reason in the manifest
   load/bodies.jsonl   --count requests, one body per line, each with its own originalTransactionId
-                      and requestIdentifier (for wrk's Lua script and for bursts)
+                      and requestIdentifier (for wrk's Lua script, scripts/realtime-load.lua, and for
+                      bursts), numbered from --first-index
   manifest.json       what every file is, and the verdict of Apple's own library on it
 
 The verdict comes from app-store-server-library itself: the body is read as a RealtimeRequestBody
@@ -401,7 +402,7 @@ class Generator:
         key = self.pki.leaf.key
         products, locales = self.arguments.product, self.arguments.locale
         lines = []
-        for index in range(self.arguments.count):
+        for index in range(self.arguments.first_index, self.arguments.first_index + self.arguments.count):
             payload = {
                 "originalTransactionId": str(3000000000000000 + index),
                 "appAppleId": self.arguments.app_apple_id,
@@ -465,6 +466,9 @@ def parse_arguments(argv):
     parser.add_argument("--locale", action="append", default=None,
                         help="a userLocale (repeat; default en-US de-DE fr-FR ja-JP zh-CN en-GB es-ES ko-KR)")
     parser.add_argument("--count", type=int, default=0, help="how many load requests to write to load/bodies.jsonl (default 0)")
+    parser.add_argument("--first-index", type=int, default=0,
+                        help="number the load requests from this (their originalTransactionId and requestIdentifier "
+                             "derive from it): another run's requests with the same PKI, e.g. a burst after a load")
     parser.add_argument("--seed", default="msgc-realtime", help="the seed of keys, serial numbers and identifiers")
     parser.add_argument("--no-fixtures", action="store_true", help="write only the PKI and the load requests")
     parser.add_argument("--no-apple", action="store_true", help="do not ask Apple's library for verdicts (faster, none recorded)")
@@ -473,8 +477,8 @@ def parse_arguments(argv):
     arguments.locale = arguments.locale or ["en-US", "de-DE", "fr-FR", "ja-JP", "zh-CN", "en-GB", "es-ES", "ko-KR"]
     if arguments.now is None:
         arguments.now = int(time.time()) * 1000
-    if not 0 <= arguments.count <= 1_000_000:
-        parser.error("--count must be between 0 and 1000000")
+    if not 0 <= arguments.count <= 1_000_000 or not 0 <= arguments.first_index <= 10**12:
+        parser.error("--count must be between 0 and 1000000, --first-index between 0 and 10^12")
     if not 0 < arguments.app_apple_id < 2**53:
         parser.error("--app-apple-id must be a positive integer")
     if not 10**12 <= arguments.now < 10**14:
