@@ -1060,7 +1060,8 @@ def render_realtime(realtime, binary_note):
              "each request a slot in one schedule, a slot every millisecond, and a server slower than that gets its next",
              "request as soon as it answers), then a burst like Apple's sandbox performance test: "
              f"{burst:,} fresh requests at once over",
-             f"{burst_connections} connections. Latency is wrk's, from a request's write to its response; wrk runs on the same 2 cores.",
+             f"{burst_connections} connections. Latency is wrk's, from a request's write to its response (wrk adds the samples a stall kept",
+             "from being sent: its correction for coordinated omission); wrk runs on the same 2 cores as the server.",
              f"msgc: {binary_note}. The reference: `scripts/realtime-reference-responder.py` (Apple's `SignedDataVerifier` and",
              "`PromotionalOfferV2SignatureCreator`, the standard library's `ThreadingHTTPServer`).", ""]
     lines += ["| server | most answered | p50 / p99 there | at 1,000 req/s: achieved | p50 | p99 | max | not 200 | CPU per request |",
