@@ -6,7 +6,8 @@ Usage: .build-venv/bin/python scripts/realtime-reference-responder.py --snapshot
 
 It is the benchmark's reference (scripts/benchmark.py --realtime-only): what `msgc realtime serve`
 is measured against. It is written plainly, as Apple's documentation suggests, not to be slow:
-  - the standard library's ThreadingHTTPServer, speaking HTTP/1.1 so connections are kept alive;
+  - the standard library's ThreadingHTTPServer, speaking HTTP/1.1 so connections are kept alive,
+    with TCP_NODELAY (without it every answer waits 40 ms for a delayed ACK: a trap, not a cost);
   - each POST body read as Apple's RealtimeRequestBody and its signedPayload verified by
     SignedDataVerifier.verify_and_decode_realtime_request (one verifier for the process, offline:
     enable_online_checks=False, as msgc, which does no OCSP either);
@@ -133,6 +134,9 @@ class Responder:
 def make_handler(responder):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # The status line and headers go out in one write and the body in another: with Nagle's
+        # algorithm on, the body then waits for the client's delayed ACK, 40 ms on Linux.
+        disable_nagle_algorithm = True
 
         def do_POST(self):
             started = time.monotonic()
