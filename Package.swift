@@ -149,6 +149,7 @@ let package = Package(
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "TestSupport"]),
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags", "TestSupport"]),
+        .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )

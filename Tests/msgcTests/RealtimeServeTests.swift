@@ -335,6 +335,28 @@ struct RealtimeServeTests {
         }
     }
 
+    /// SIGTERM stops taking connections, but a request already being read is answered before
+    /// the server ends with 0.
+    @Test func sigtermAnswersTheRequestInFlightThenEndsWithZero() throws {
+        let fixture = try Fixture()
+        let server = try fixture.start()
+        let body = try fixture.body("com.example.parla.plus.yearly--de-DE")
+        let socket = try #require(LoopbackHTTP.connect(port: server.port))
+        defer { close(socket) }
+        let request = LoopbackHTTP.request("POST", "/", body: body)
+        #expect(LoopbackHTTP.send(socket, Array(request.prefix(request.count - 100))))
+        Thread.sleep(forTimeInterval: 0.2)
+        server.signal(SIGTERM)
+        // No new connection is taken once the server is shutting down.
+        #expect(ServeProcess.wait(upTo: 10) { LoopbackHTTP.exchange(port: server.port, LoopbackHTTP.request("GET", "/healthz"), timeout: 1) == nil })
+        #expect(LoopbackHTTP.send(socket, Array(request.suffix(100))))
+        #expect(LoopbackHTTP.readResponse(socket)?.status == 200)
+        #expect(ServeProcess.wait(upTo: 20) { !server.process.isRunning })
+        #expect(server.process.terminationStatus == 0)
+        #expect(server.process.terminationReason == .exit)
+        #expect(try server.logLines().map { $0["status"] as? Int } == [200])
+    }
+
     /// A burst like Apple's sandbox performance test: hundreds of signed requests at once.
     @Test func aBurstOfConcurrentRequestsIsAllAnswered() throws {
         let fixture = try Fixture(count: 300)
