@@ -10,26 +10,9 @@ struct RealtimeServeTests {
     /// A production snapshot of the example with everything approved: built once, since no test
     /// changes it (a test that swaps it writes its own copies).
     static let snapshot: Result<Data, any Error> = Result {
-        let folder = try MsgcRunner.temporaryFolder()
-        let bundle = folder.appendingPathComponent("production").path
-        let content = MsgcRunner.packageRoot.appendingPathComponent("content").path
-        let built = try MsgcRunner.run(["build", "--content", content, "--environment", "production", "--out", bundle])
-        guard built.status == 0 else { throw ServeProcess.Failure(description: built.stderr) }
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle + "/manifest.json"))) as! [String: Any]
-        var messages: [[String: String]] = []
-        var images: [[String: String]] = []
-        for case let entry as [String: Any] in manifest["operations"] as! [Any] {
-            let identifier = entry["identifier"] as? String ?? ""
-            switch entry["op"] as? String {
-            case "uploadImage": images.append(["imageIdentifier": identifier, "imageState": "APPROVED"])
-            case "uploadMessage": messages.append(["messageIdentifier": identifier, "messageState": "APPROVED"])
-            default: continue
-            }
-        }
-        let state = folder.appendingPathComponent("state.json")
-        try JSONSerialization.data(withJSONObject: ["messages": ["messageIdentifiers": messages], "images": ["imageIdentifiers": images]]).write(to: state)
+        let (folder, bundle, state) = try RealtimeCommandTests().releasedExample(everythingApproved: true)
         let out = folder.appendingPathComponent("snapshot.json").path
-        let made = try MsgcRunner.run(["realtime", "snapshot", bundle, "--state", state.path, "--out", out])
+        let made = try MsgcRunner.run(["realtime", "snapshot", bundle, "--state", state, "--out", out])
         guard made.status == 0 else { throw ServeProcess.Failure(description: made.stderr) }
         return try Data(contentsOf: URL(fileURLWithPath: out))
     }
