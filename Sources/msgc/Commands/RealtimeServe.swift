@@ -17,7 +17,7 @@ extension Msgc.RealtimeCommand {
                 Takes Apple's POST {"signedPayload": …} on --path, verifies it (a chain to Apple's \
                 root, or to --root-certificate; the app's Apple ID, the snapshot's environment, a \
                 recent signedDate), and answers with the message the snapshot gives for the product \
-                and the device's locale, an offer signed with the In-App Purchase key. GET /healthz \
+                and the device's locale (an offer with a signature made by the In-App Purchase key). GET /healthz \
                 says which snapshot is served; GET /metrics gives Prometheus metrics. One JSON line \
                 per request goes to standard output; standard error says where it listens.
 
