@@ -248,7 +248,8 @@ struct RealtimeServeTests {
 
     /// The snapshot is swapped three ways (a new file renamed over it, the file rewritten in
     /// place, SIGHUP) while requests keep coming: none fails, and each is answered from one
-    /// snapshot or the other, never a mix. A file that cannot be served keeps the one served.
+    /// snapshot or the other, never a mix. A file that cannot be served (not a snapshot, or
+    /// another app's) keeps the one served.
     @Test func reloadsUnderLoadAnswerFromOneWholeSnapshot() throws {
         let fixture = try Fixture(count: 40)
         let server = try fixture.start()
@@ -295,13 +296,18 @@ struct RealtimeServeTests {
         #expect(ServeProcess.wait(upTo: 20) { server.stderr.contains("kept generation 4") })
         server.signal(SIGHUP)
         #expect(ServeProcess.wait(upTo: 20) { server.stderr.components(separatedBy: "kept generation 4").count == 3 })
+        // 5. A good snapshot of another app: the key and the app's id were given for this one.
+        other["bundleId"] = "com.example.other"
+        try JSONSerialization.data(withJSONObject: other, options: [.sortedKeys]).write(to: staged)
+        #expect(rename(staged.path, fixture.snapshot.path) == 0)
+        #expect(ServeProcess.wait(upTo: 20) { server.stderr.contains("is of com.example.other in production, but this server answers for com.example.parla") })
         loading.withLock { $0 = false }
         #expect(ServeProcess.wait(upTo: 60) { !load.isExecuting && load.isFinished })
         #expect(generation() == 4)
         #expect(Self.post(server.port, bodies[0])?.status == 200)
         let metrics = LoopbackHTTP.exchange(port: server.port, LoopbackHTTP.request("GET", "/metrics"))?.text ?? ""
         #expect(metrics.contains(#"msgc_realtime_reloads_total{result="applied"} 3"#), "\(metrics)")
-        #expect(metrics.contains(#"msgc_realtime_reloads_total{result="rejected"} 2"#))
+        #expect(metrics.contains(#"msgc_realtime_reloads_total{result="rejected"} 3"#))
         #expect(server.stop() == 0)
 
         let answers = results.withLock { $0 }
