@@ -2,7 +2,6 @@ import Bundle
 import CCrypto
 import Foundation
 import Model
-import Synchronization
 
 /// Checks Apple's signed realtime request the way Apple's own libraries do
 /// (`SignedDataVerifier.verify_and_decode_realtime_request`), in the same order, and gives the
@@ -29,7 +28,7 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
     // @unchecked: the store and the OIDs are built in init and never changed after; libcrypto's
     // X509_STORE is safe to verify against from several threads (each verification has its own
     // X509_STORE_CTX), and reading extensions by OID does not change the OID object. The cache
-    // of verified chains is behind its Mutex.
+    // of verified chains is behind its lock.
     private let store: OpaquePointer
     private let leafOID: OpaquePointer
     private let intermediateOID: OpaquePointer
@@ -51,7 +50,8 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
         var validUntil: Int64
     }
 
-    private let verifiedChains = Mutex<[String: VerifiedChain]>([:])
+    private var verifiedChains: [String: VerifiedChain] = [:]
+    private let verifiedChainsLock = NSLock()
     static let maxVerifiedChains = 32
 
     public static let leafExtension = "1.2.840.113635.100.6.11.1"
@@ -118,7 +118,7 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
         let checkedAt = signedDate.map { $0 / 1000 } ?? Int64(now.timeIntervalSince1970)
         let leafKey: ES256.PublicKey
         let cacheKey = texts.joined(separator: "\n")
-        if let cached = verifiedChains.withLock({ $0[cacheKey] }), cached.validFrom <= checkedAt, checkedAt <= cached.validUntil {
+        if let cached = verifiedChainsLock.withLock({ verifiedChains[cacheKey] }), cached.validFrom <= checkedAt, checkedAt <= cached.validUntil {
             leafKey = cached.key
         } else {
             var certificates: [OpaquePointer] = []
@@ -133,9 +133,9 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
             case .failure(let refusal): return .failure(refusal)
             case .success(let verified):
                 leafKey = verified.key
-                verifiedChains.withLock { chains in
-                    if chains.count >= Self.maxVerifiedChains { chains.removeAll() }
-                    chains[cacheKey] = verified
+                verifiedChainsLock.withLock {
+                    if verifiedChains.count >= Self.maxVerifiedChains { verifiedChains.removeAll() }
+                    verifiedChains[cacheKey] = verified
                 }
             }
         }

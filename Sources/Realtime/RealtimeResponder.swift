@@ -9,8 +9,9 @@ import Model
 /// `respond` verifies the request (`RealtimeRequestVerifier`), checks that it is for this app and
 /// environment and was signed just now, matches `userLocale`, chooses the message
 /// (`AnswerChooser`), signs an offer (`OfferSigner`) and encodes Apple's `RealtimeResponseBody`.
-/// It is a pure function of the body, the time and the configuration: any number of threads and
-/// instances may call it at once.
+/// Its reply depends on the body, the time and the configuration alone: any number of threads
+/// and instances may call it at once. The only state it keeps is the verifier's memory of chains
+/// that verified, which changes how fast a reply comes, never what it is.
 public struct RealtimeResponder: Sendable {
     public struct Configuration: Sendable {
         /// DER bytes of the trusted root certificates (default: Apple Root CA - G3).
@@ -71,7 +72,8 @@ public struct RealtimeResponder: Sendable {
         return nil
     }
 
-    /// Pure and thread-safe: verify the body, match, choose, sign, encode. Never throws, never blocks.
+    /// Thread-safe: verify the body, match, choose, sign, encode. Never throws, never waits on
+    /// I/O (the one lock, around the chains kept, is held for a dictionary look-up).
     public func respond(to body: [UInt8], receivedAt: Date) -> RealtimeReply {
         guard body.count <= Self.maxBodySize else { return .refused(.bodyTooLarge) }
         guard let document = try? JSONDocument.parse(body), case .object = document.value,

@@ -1,4 +1,5 @@
 import Bundle
+import Foundation
 import Testing
 
 /// ES256 and base64url as JSON Web Signatures use them: Apple's API tokens, offer signatures and
@@ -73,6 +74,14 @@ import Testing
         #expect(Base64URL.decode("-_-_".utf8) == [0xFB, 0xFF, 0xBF])
         for bad in ["QQ==", "Q", "QUFBQ", "+/+/", "QU FB", "QUFB\n", "QR", "QUF"] {
             #expect(Base64URL.decode(bad.utf8) == nil, "\(bad)")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let bytes = (0..<Int.random(in: 0..<300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let foundation = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == foundation)
+            #expect(Base64URL.decode(foundation.utf8) == bytes)
         }
         #expect(Base64URL.decode("QQ".utf8) == [0x41])
         #expect(Base64URL.decode("QUE".utf8) == [0x41, 0x41])

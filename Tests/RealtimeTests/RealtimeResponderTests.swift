@@ -2,7 +2,6 @@ import Bundle
 import Diagnostics
 import Foundation
 import Model
-import Synchronization
 import TestSupport
 import Testing
 
@@ -320,13 +319,18 @@ extension RealtimeResponderTests {
         let names = ["com.example.parla.plus.yearly--de-DE", "com.example.parla.plus.yearly--fr-FR", "bad-signature", "unknown-product"]
         let bodies = try names.map { try fixtures.body($0) }
         let expected = bodies.map { responder.respond(to: $0, receivedAt: RealtimeFixtures.now) }
-        let results = Mutex<[Bool]>([])
+        final class Tally: @unchecked Sendable {
+            // @unchecked: `same` is read and written under `lock` only.
+            let lock = NSLock()
+            var same: [Bool] = []
+        }
+        let tally = Tally()
         DispatchQueue.concurrentPerform(iterations: 200) { index in
             let reply = responder.respond(to: bodies[index % bodies.count], receivedAt: RealtimeFixtures.now)
             let wanted = expected[index % bodies.count]
-            results.withLock { $0.append(reply.outcome == wanted.outcome && reply.body == wanted.body) }
+            tally.lock.withLock { tally.same.append(reply.outcome == wanted.outcome && reply.body == wanted.body) }
         }
-        #expect(results.withLock { $0.count == 200 && $0.allSatisfy { $0 } })
+        #expect(tally.lock.withLock { tally.same.count == 200 && tally.same.allSatisfy { $0 } })
     }
 }
 
