@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // Modules are cut by what they own, and every arrow points down (docs/architecture.md):
@@ -13,16 +13,20 @@ import PackageDescription
 //                            writing, diff | the content tree, localization, compilation, release
 //                            plan, outcome, every code (Compiler imports Bundle for the state codes)
 //   Coverage, Preview, PseudoLocalization, LanguageServer
-//   Apply, Realtime          Apple's side: apply and state fetch | the realtime snapshot
+//   Apply, Realtime          Apple's side: apply and state fetch | the realtime snapshot, choosing,
+//                            offer signing, request verification
+//   RealtimeServer           `msgc realtime serve`: HTTP (Hummingbird) over Realtime's responder
 //   msgc                     the command line
 //
-// Only Compiler and msgc import Lint. Never Lint -> Parser, Bundle -> Parser, Apply or Realtime
-// -> Parser or Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
+// Only Compiler and msgc import Lint. Only RealtimeServer imports the server stack (Hummingbird,
+// SwiftNIO, swift-metrics, Prometheus). Never Lint -> Parser, Bundle -> Parser, Apply, Realtime or
+// RealtimeServer -> Parser or Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
 // MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
 // module through another file's import. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
-// alone, CHTTP by Apply alone, CCrypto by Bundle and Apply. Parser also imports CYaml, the
-// libyaml that Yams builds: Yams does not publish it as a product, so it cannot be listed
-// below; it comes with Yams, and a libyaml of our own would link the same symbols twice.
+// alone, CHTTP by Apply alone, CCrypto by Bundle (hashes, ES256 keys and signatures) and
+// Realtime (X.509 chains of Apple's requests). Parser also imports CYaml, the libyaml that Yams
+// builds: Yams does not publish it as a product, so it cannot be listed below; it comes with
+// Yams, and a libyaml of our own would link the same symbols twice.
 //
 // msgc builds and is tested on Linux only (Debian with Swift 6): its file writes call Glibc and
 // its bundle swap needs Linux's renameat2, so no Apple platform is declared below.
@@ -34,6 +38,18 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // The realtime server. No traits of Hummingbird's: its default ones bring
+        // swift-configuration, which msgc does not read its settings from (traits need tools 6.1).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        // HTTPS served directly (`--tls-certificate`, `--tls-key`). Its BoringSSL is a second TLS
+        // stack beside the system's libcrypto, seen by RealtimeServer alone (docs/architecture.md).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         .systemLibrary(
@@ -73,12 +89,34 @@ let package = Package(
         .target(name: "Compiler", dependencies: ["Model", "Diagnostics", "Parser", "XLIFF", "Lint", "Bundle", "LanguageTags"]),
         .target(name: "Coverage", dependencies: ["Model", "Diagnostics", "Compiler", "Bundle"]),
         // `msgc apply` and `msgc state fetch`: the only module that talks to Apple. libcurl (CHTTP)
-        // for HTTPS, libcrypto for the ES256 tokens.
-        .target(name: "Apply", dependencies: ["Model", "Diagnostics", "Bundle", "CCrypto", "CHTTP"]),
+        // for HTTPS; its ES256 tokens are signed by Bundle's ES256.
+        .target(name: "Apply", dependencies: ["Model", "Diagnostics", "Bundle", "CHTTP"]),
         // `msgc realtime`: the snapshot of approved content a realtime server answers from, locale
-        // matching and the judge of an answer; a library a Swift server can mount. Never Parser
-        // or Compiler: Apple's side starts from a bundle.
-        .target(name: "Realtime", dependencies: ["Model", "Diagnostics", "LanguageTags", "Bundle"]),
+        // matching, choosing, offer signing, the check of Apple's signed requests (libcrypto's
+        // X.509 chain verification) and the judge of an answer; a library a Swift server can
+        // mount. Never Parser or Compiler: Apple's side starts from a bundle.
+        .target(name: "Realtime", dependencies: ["Model", "Diagnostics", "LanguageTags", "Bundle", "CCrypto"]),
+        // `msgc realtime serve`: Realtime's responder over HTTP/1.1 (or HTTPS) on HummingbirdCore,
+        // with the snapshot swapped on SIGHUP or a new file, /healthz, Prometheus /metrics, a JSON
+        // log line per request and graceful shutdown (swift-service-lifecycle).
+        .target(
+            name: "RealtimeServer",
+            dependencies: [
+                "Model", "Bundle", "Realtime",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // Pseudo-translations (`msgc pseudo`) as XLIFF, through the XLIFF writer.
         .target(name: "PseudoLocalization", dependencies: ["Model", "XLIFF", "LanguageTags"]),
         // `msgc preview`: the cancellation sheet of every message in every locale, as HTML.
@@ -89,7 +127,7 @@ let package = Package(
             name: "msgc",
             dependencies: [
                 "Model", "Diagnostics", "Parser", "XLIFF", "Lint", "Bundle", "Compiler", "Coverage", "PseudoLocalization",
-                "Preview", "LanguageServer", "Apply", "Realtime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Preview", "LanguageServer", "Apply", "Realtime", "RealtimeServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -110,7 +148,8 @@ let package = Package(
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "TestSupport"]),
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle"]),
-        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags"]),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags", "TestSupport"]),
+        .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )

@@ -40,6 +40,14 @@ It also reads 1 and 8 MiB of JSON escapes through `msgc coverage --state` and `m
 (`bench_hostile`), and with a baseline through the baseline's msgc too, stopped after a few minutes;
 `--hostile-only` times just those and replaces just their part of BENCHMARKS.md.
 
+It also drives `msgc realtime serve` on loopback with wrk and Apple-style signed requests, beside
+the reference responder a team would write today with Apple's Python library
+(scripts/realtime-reference-responder.py), on the same load (`bench_realtime`): the most each
+answers, latency at 1,000 requests a second, and a burst like Apple's sandbox performance test.
+`--realtime-only [--msgc PATH]` times only that and rewrites only its part of BENCHMARKS.md
+(between `realtime:begin` and `realtime:end`); an msgc without `realtime serve` leaves the
+reference measured alone.
+
 With `--baseline REVISION` (a git revision of this repository) it builds msgc as it was there, the
 same way, in a worktree of its own (.benchmark/baseline), and times both on the app preset's
 `msgc lint`, in turn (`bench_baseline`): whether a change kept msgc as fast as it was.
@@ -878,6 +886,265 @@ def write_apply_section(section):
     path.write_text(text)
 
 
+REALTIME_BEGIN, REALTIME_END = "<!-- realtime:begin -->", "<!-- realtime:end -->"
+# Every wrk run is bounded in time; the burst also in count. The paced rate is the issue's
+# target load; the connections are few enough for 2 cores and enough to keep both servers busy.
+REALTIME_SECONDS = 10
+REALTIME_WARMUP_SECONDS = 2
+REALTIME_ROUNDS = 5
+REALTIME_MAX_SECONDS = 5
+REALTIME_RATE = 1000
+REALTIME_CONNECTIONS = 32
+REALTIME_PACED_CONNECTIONS = 50
+REALTIME_LOAD_REQUESTS = 5000
+REALTIME_BURST = (1000, 50)  # requests, connections
+REALTIME_APP_APPLE_ID = 1234567890
+REALTIME_KEY_ID, REALTIME_ISSUER_ID = "BENCHKEY1", "57246542-96fe-1a63-e053-0824d011072a"
+# What the requests ask for: the products with offers, plain messages and alternate products in
+# the example, in locales either server matches (exactly, or through the snapshot's localeMatches).
+REALTIME_PRODUCTS = ("com.example.parla.plus.yearly", "com.example.parla.plus.monthly")
+REALTIME_LOCALES = ("en-US", "de-DE", "fr-FR", "es-MX", "ja", "pt-BR", "en-GB", "es-ES")
+
+
+def realtime_snapshot(msgc, folder):
+    """The example content/ built for production, with Apple holding every message and image
+    approved, and its realtime snapshot: the answer sheet both servers read."""
+    bundle = folder / "bundle"
+    shutil.rmtree(bundle, ignore_errors=True)
+    subprocess.run([str(msgc), "build", "--content", str(ROOT / "content"), "--environment", "production", "--out", str(bundle),
+                    "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    messages = [{"messageIdentifier": e["identifier"], "messageState": "APPROVED"} for e in manifest["operations"] if e["op"] == "uploadMessage"]
+    images = [{"imageIdentifier": e["identifier"], "imageState": "APPROVED"} for e in manifest["operations"] if e["op"] == "uploadImage"]
+    state = folder / "state.json"
+    state.write_text(json.dumps({"messages": {"messageIdentifiers": messages}, "images": {"imageIdentifiers": images}}))
+    snapshot = folder / "snapshot.json"
+    subprocess.run([str(msgc), "realtime", "snapshot", str(bundle), "--state", str(state), "--out", str(snapshot)], check=True,
+                   stdout=subprocess.DEVNULL)
+    return snapshot
+
+
+def realtime_requests(folder, count, first_index=0):
+    """The test PKI and `count` distinct signed requests numbered from `first_index`
+    (scripts/realtime-requests.py, the same seed: the same PKI every time), signed now: the
+    servers refuse a signedDate more than five minutes old, so each server's runs get fresh ones."""
+    shutil.rmtree(folder, ignore_errors=True)
+    command = [str(venv_python()), str(ROOT / "scripts" / "realtime-requests.py"), "--out", str(folder), "--no-fixtures",
+               "--count", str(count), "--first-index", str(first_index), "--app-apple-id", str(REALTIME_APP_APPLE_ID)]
+    for product in REALTIME_PRODUCTS:
+        command += ["--product", product]
+    for locale in REALTIME_LOCALES:
+        command += ["--locale", locale]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return folder / "load" / "bodies.jsonl", folder / "pki"
+
+
+def venv_python():
+    python = ROOT / ".build-venv" / "bin" / "python"
+    return python if python.exists() else Path(sys.executable)
+
+
+def free_port():
+    import socket
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        return listener.getsockname()[1]
+
+
+def process_cpu_seconds(pid):
+    """User and system CPU time of a running process (/proc/PID/stat, fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_until_serving(process, port, seconds=30):
+    """Polls GET /healthz until the server answers, for at most `seconds`."""
+    import http.client
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited ({process.returncode}) before it answered")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit(f"no answer on 127.0.0.1:{port}/healthz within {seconds} s")
+
+
+def wrk(port, bodies, connections, seconds, rate=0, limit=0):
+    """One wrk run with scripts/realtime-load.lua: its JSON summary line."""
+    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "-s", str(ROOT / "scripts" / "realtime-load.lua"),
+               f"http://127.0.0.1:{port}/", "--", str(bodies), str(rate), str(limit)]
+    output = run_quiet(command, timeout=seconds + 30)
+    return json.loads(next(line for line in output.splitlines() if line.startswith("{")))
+
+
+class RealtimeServer:
+    """One server under test on loopback, started and stopped (SIGTERM) by `bench_realtime`."""
+
+    def __init__(self, name, command, port):
+        self.name, self.port = name, port
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def drive(self, bodies, connections, seconds, rate=0, limit=0):
+        """One wrk run, with the server's CPU time per request and wrk's own CPU time."""
+        cpu = process_cpu_seconds(self.process.pid)
+        client = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result = wrk(self.port, bodies, connections, seconds, rate, limit)
+        result["cpuPerRequest"] = (process_cpu_seconds(self.process.pid) - cpu) / max(1, result["requests"])
+        # wrk shares the 2 cores: its CPU time is that of the children waited for since `client`.
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result["wrkCpu"] = (after.ru_utime + after.ru_stime) - (client.ru_utime + client.ru_stime)
+        return result
+
+    def peak_memory(self):
+        return int(Path(f"/proc/{self.process.pid}/status").read_text().split("VmHWM:")[1].split()[0]) * 1024
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def msgc_serves(msgc):
+    """Whether this msgc has `msgc realtime serve` (issue 39's server)."""
+    # Asked for help on a subcommand it lacks, the argument parser prints the group's help, and exits 0.
+    help_text = subprocess.run([str(msgc), "realtime", "serve", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True).stdout
+    return "realtime serve" in help_text and "--snapshot" in help_text
+
+
+def bench_realtime(msgc):
+    """`msgc realtime serve` and the reference responder (scripts/realtime-reference-responder.py:
+    Apple's Python library and the standard library's HTTP server) on the same snapshot, key,
+    test root and requests, both running; the runs as fast as each answers are taken in turn,
+    one of each at a time, `REALTIME_ROUNDS` times (the machine is shared: a few slow seconds
+    then fall on both alike), then each one's run at 1,000 requests a second and its burst."""
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is missing: scripts/install-dependencies.sh wrk")
+    folder = WORK / "realtime"
+    folder.mkdir(parents=True, exist_ok=True)
+    snapshot = realtime_snapshot(msgc, folder)
+    bodies, pki = realtime_requests(folder / "load", REALTIME_LOAD_REQUESTS)
+    burst_bodies, _ = realtime_requests(folder / "burst", REALTIME_BURST[0], first_index=REALTIME_LOAD_REQUESTS)
+    common = ["--snapshot", str(snapshot), "--host", "127.0.0.1", "--app-apple-id", str(REALTIME_APP_APPLE_ID),
+              "--root-certificate", str(pki / "root.der"), "--key-file", str(pki / "offer-key.p8"),
+              "--key-id", REALTIME_KEY_ID, "--issuer-id", REALTIME_ISSUER_ID]
+    commands = {"reference": [str(venv_python()), str(ROOT / "scripts" / "realtime-reference-responder.py")] + common}
+    if msgc_serves(msgc):
+        commands["msgc"] = [str(msgc), "realtime", "serve"] + common
+    else:
+        log("realtime: this msgc has no `realtime serve`: the reference alone is measured")
+    servers = []
+    try:
+        for name, command in commands.items():
+            port = free_port()
+            servers.append(RealtimeServer(name, command + ["--port", str(port)], port))
+        for server in servers:
+            wait_until_serving(server.process, server.port)
+            server.drive(bodies, REALTIME_CONNECTIONS, REALTIME_WARMUP_SECONDS)
+        rounds = {server.name: [] for server in servers}
+        for round_index in range(REALTIME_ROUNDS):
+            for server in servers:
+                log(f"realtime: {server.name}, as fast as it answers ({round_index + 1} of {REALTIME_ROUNDS})")
+                rounds[server.name].append(server.drive(bodies, REALTIME_CONNECTIONS, REALTIME_MAX_SECONDS))
+        results = {}
+        for server in servers:
+            log(f"realtime: {server.name}, {REALTIME_RATE} requests a second, then a burst")
+            by_rate = sorted(rounds[server.name], key=lambda run: run["rate"])
+            results[server.name] = {
+                "rounds": rounds[server.name], "max": by_rate[len(by_rate) // 2],
+                "paced": server.drive(bodies, REALTIME_PACED_CONNECTIONS, REALTIME_SECONDS, REALTIME_RATE),
+                "burst": server.drive(burst_bodies, REALTIME_BURST[1], REALTIME_SECONDS, 0, REALTIME_BURST[0]),
+                "rss": server.peak_memory()}
+    finally:
+        for server in servers:
+            server.stop()
+    return {"servers": results, "machine": machine(), "load": load_average()}
+
+
+def render_realtime(realtime, binary_note):
+    servers = realtime["servers"]
+    burst, burst_connections = REALTIME_BURST
+    lines = [REALTIME_BEGIN, "", "## Realtime server (issue 39)", "",
+             "Regenerate with `scripts/benchmark.py --realtime-only [--msgc PATH]` (or as part of a full run; `wrk` from",
+             "`scripts/install-dependencies.sh wrk`). Each server runs on loopback with the same snapshot (the example",
+             "content/ for production, every message approved), the same test root (`--root-certificate`), In-App Purchase",
+             f"key and `--app-apple-id`, and answers {REALTIME_LOAD_REQUESTS:,} distinct requests signed just before its runs by",
+             "`scripts/realtime-requests.py` (ES256, three-certificate x5c; two products in eight locales: offers signed per",
+             "request, alternate products and plain messages). `wrk -t1` with `scripts/realtime-load.lua` cycles through",
+             f"them. Both servers run at once; after a {REALTIME_WARMUP_SECONDS} s warm-up of each that is not counted, each is driven as fast as",
+             f"it answers ({REALTIME_CONNECTIONS} connections) for {REALTIME_MAX_SECONDS} s, in turn with the other, {REALTIME_ROUNDS} times (the median run is",
+             f"shown: the machine is shared, and slow seconds then fall on both alike); then each for {REALTIME_SECONDS} s paced to",
+             f"{REALTIME_RATE:,} requests a second ({REALTIME_PACED_CONNECTIONS} connections; wrk has no rate option: the script's `delay()` gives",
+             "each request a slot in one schedule, a slot every millisecond, and a server slower than that gets its next",
+             "request as soon as it answers), then a burst like Apple's sandbox performance test: "
+             f"{burst:,} fresh requests at once over",
+             f"{burst_connections} connections. Latency is wrk's, from a request's write to its response (wrk adds the samples a stall kept",
+             "from being sent: its correction for coordinated omission); wrk runs on the same 2 cores as the server.",
+             f"msgc: {binary_note}. The reference: `scripts/realtime-reference-responder.py` (Apple's `SignedDataVerifier` and",
+             "`PromotionalOfferV2SignatureCreator`, the standard library's `ThreadingHTTPServer`).", ""]
+    lines += ["| server | most answered | p50 / p99 there | server CPU per request there | at 1,000 req/s: achieved | p50 | p99 | max | "
+              "server CPU per request | not 200 |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, r in servers.items():
+        m, p = r["max"], r["paced"]
+        lines.append(f"| {name} | {m['rate']:,.0f} req/s | {m['p50']:.2f} / {m['p99']:.2f} ms | {m['cpuPerRequest'] * 1000:.2f} ms | "
+                     f"{p['rate']:,.0f} req/s | {p['p50']:.2f} ms | {p['p99']:.2f} ms | {p['max']:.1f} ms | {p['cpuPerRequest'] * 1000:.2f} ms | "
+                     f"{m['notOk'] + p['notOk']} |")
+    lines += ["", "Each round as fast as it answers (requests a second): "
+              + "; ".join(f"{name} " + ", ".join(f"{run['rate']:,.0f}" for run in r["rounds"]) for name, r in servers.items())
+              + ". wrk's own CPU time in the median round: "
+              + "; ".join(f"{r['max']['wrkCpu']:.1f} s of {REALTIME_MAX_SECONDS} s against {name}" for name, r in servers.items()) + "."]
+    lines += ["", f"| server | burst of {burst:,}: answered in | p50 | p99 | max | not 200 | peak memory |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name, r in servers.items():
+        b = r["burst"]
+        lines.append(f"| {name} | {b['seconds'] * 1000:,.0f} ms ({b['requests']:,} answers) | {b['p50']:.2f} ms | {b['p99']:.2f} ms | "
+                     f"{b['max']:.1f} ms | {b['notOk'] + b['timeouts']} | {mib(r['rss'])} |")
+    lines += ["", "| target | measured | met |", "| --- | --- | --- |"]
+    for target, value, met in realtime_targets(realtime):
+        lines.append(f"| {target} | {value} | {'yes' if met else '**no**'} |")
+    info = realtime["machine"]
+    lines += ["", f"Machine: {info['cpu']}, {info['cores']} cores, {info['os']}; load average (1, 5, 15 min) after the runs: {realtime['load']}.",
+              "", REALTIME_END]
+    return "\n".join(lines)
+
+
+def realtime_targets(realtime):
+    servers = realtime["servers"]
+    if "msgc" not in servers:
+        return [("`msgc realtime serve` measured", "not in this msgc", False)]
+    msgc, reference = servers["msgc"], servers["reference"]
+    ratio = msgc["max"]["rate"] / reference["max"]["rate"]
+    ratios = sorted(m["rate"] / r["rate"] for m, r in zip(msgc["rounds"], reference["rounds"]))
+    paced = msgc["paced"]
+    burst = msgc["burst"]
+    return [(f"p99 < 10 ms at {REALTIME_RATE:,} requests a second", f"{paced['p99']:.2f} ms at {paced['rate']:,.0f} req/s",
+             paced["p99"] < 10 and paced["rate"] >= 0.95 * REALTIME_RATE),
+            ("≥ 10× the reference's throughput", f"{ratio:.1f}× (median runs; round by round {ratios[0]:.1f}–{ratios[-1]:.1f}×)", ratio >= 10),
+            (f"the burst of {REALTIME_BURST[0]:,}: every answer 200, within Apple's 700 ms", f"{burst['notOk'] + burst['timeouts']} not 200, max {burst['max']:.1f} ms",
+             burst["notOk"] + burst["timeouts"] == 0 and burst["max"] < 700)]
+
+
+def write_realtime_section(section):
+    path = ROOT / "BENCHMARKS.md"
+    text = path.read_text()
+    if REALTIME_BEGIN in text and REALTIME_END in text:
+        text = text[:text.index(REALTIME_BEGIN)] + section + text[text.index(REALTIME_END) + len(REALTIME_END):]
+    elif "\n## Hostile input (issue 33)" in text:
+        text = text.replace("\n## Hostile input (issue 33)", "\n" + section + "\n\n## Hostile input (issue 33)", 1)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    path.write_text(text)
+
+
 def busy_cpu_seconds():
     """CPU time the whole machine has spent not idle since boot (/proc/stat)."""
     values = [int(field) for field in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
@@ -906,7 +1173,10 @@ def main(argv):
     parser.add_argument("--editor-only", action="store_true",
                         help="time only `msgc lsp` (bench_editor) and print it; BENCHMARKS.md is left as it is")
     parser.add_argument("--apply-only", action="store_true", help="time only `msgc apply` against the stand-in")
-    parser.add_argument("--msgc", metavar="PATH", help="with --apply-only: the msgc binary to time (default: a release build)")
+    parser.add_argument("--msgc", metavar="PATH",
+                        help="with --apply-only or --realtime-only: the msgc binary to time (default: a release build)")
+    parser.add_argument("--realtime-only", action="store_true",
+                        help="time only `msgc realtime serve` against the reference responder, and replace only their part of BENCHMARKS.md")
     parser.add_argument("--hostile-only", action="store_true",
                         help="time only the hostile inputs (bench_hostile) and replace only their part of BENCHMARKS.md")
     args = parser.parse_args(argv[1:])
@@ -926,6 +1196,14 @@ def main(argv):
         note = "a release build" if not args.msgc else f"the binary at `{args.msgc}` (its time is Apple's pace, not its CPU)"
         section = render_apply(bench_apply(binary), note)
         write_apply_section(section)
+        print(section)
+        return
+    if args.realtime_only:
+        binary = Path(args.msgc) if args.msgc else build_msgc(ROOT / args.scratch_path)
+        commit = run_quiet(["git", "rev-parse", "--short=10", "HEAD"], cwd=ROOT).strip()
+        note = f"a release build of `{commit}`" if not args.msgc else f"the binary at `{args.msgc}`"
+        section = render_realtime(bench_realtime(binary), note)
+        write_realtime_section(section)
         print(section)
         return
     presets = args.presets.split(",")
@@ -960,6 +1238,7 @@ def main(argv):
     baseline = bench_baseline(args.seed, msgc, baseline_binary, baseline_commit) if baseline_binary else None
     apply = bench_apply(msgc)
     hostile = bench_hostile(msgc, baseline_binary, baseline_commit)
+    realtime = bench_realtime(msgc)
     wall = time.perf_counter() - start[0]
     seconds = max(0.0, (busy_cpu_seconds() - start[1]) - (children_cpu_seconds() - start[2]))
     other = {"seconds": seconds, "wall": wall, "share": seconds / (wall * (os.cpu_count() or 1))}
@@ -982,6 +1261,9 @@ def main(argv):
     apply_section = render_apply(apply, "a release build")
     write_apply_section(apply_section)
     print(apply_section)
+    realtime_section = render_realtime(realtime, "a release build")
+    write_realtime_section(realtime_section)
+    print(realtime_section)
 
 
 if __name__ == "__main__":

@@ -3,14 +3,15 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
 #   scripts/fuzz.sh build TARGET        only build .build-fuzzer/fuzz-TARGET
-#   scripts/fuzz.sh replay              build all four and run each once, under AddressSanitizer
+#   scripts/fuzz.sh replay              build all five and run each once, under AddressSanitizer
 #                                       and LeakSanitizer, on the seed corpus, the adversarial
 #                                       files (Tests/msgcTests/Adversarial, plus 100,000-deep
 #                                       nesting and 50 MB of garbage made here) and every
 #                                       reproducer in Fuzz/Regressions/TARGET/; CI runs this
 #
 # TARGET is one of: xliff (the XLIFF importer), yaml (message sources and msgc.yaml),
-# bcp47 (the language tag parser and checker), png (the PNG reader).
+# bcp47 (the language tag parser and checker), png (the PNG reader), realtime (Apple's realtime
+# request: body, JWS, header, certificates, chain, signature, payload, answer).
 # SECONDS is the CPU time to spend: the fuzzer is stopped with SIGINT once its own process has
 # used that much user + system CPU (read from /proc), so a loaded machine still gets the
 # stated amount of fuzzing. libFuzzer then prints its final statistics.
@@ -31,7 +32,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 usage() {
-    echo "usage: scripts/fuzz.sh xliff|yaml|bcp47|png SECONDS [libFuzzer options…] | build TARGET | replay" >&2
+    echo "usage: scripts/fuzz.sh xliff|yaml|bcp47|png|realtime SECONDS [libFuzzer options…] | build TARGET | replay" >&2
     exit 2
 }
 
@@ -41,6 +42,7 @@ harness_for() {
         yaml) echo MessageSourceFuzzer ;;
         bcp47) echo LanguageTagFuzzer ;;
         png) echo PNGReaderFuzzer ;;
+        realtime) echo RealtimeRequestFuzzer ;;
         *) usage ;;
     esac
 }
@@ -52,14 +54,19 @@ build() {
     local target=$1 harness
     harness=$(harness_for "$target")
     scripts/install-dependencies.sh
-    # The four harnesses use XLIFF, Parser (with Yams), LanguageTags, Diagnostics and Model.
+    # The XLIFF, YAML, BCP 47 and PNG harnesses use XLIFF, Parser (with Yams), LanguageTags,
+    # Diagnostics and Model; the realtime one Realtime, Bundle (with libcrypto) and what they import.
+    local built=(XLIFF Parser) linked=(Model Diagnostics LanguageTags Parser XLIFF Yams CYaml) libraries=(-lxml2)
+    if [ "$target" = realtime ]; then
+        built=(Realtime) linked=(Model Diagnostics LanguageTags Bundle CFileSystem Realtime) libraries=(-lcrypto)
+    fi
     local module
-    for module in XLIFF Parser; do
+    for module in "${built[@]}"; do
         swift build -c release --scratch-path "$scratch" --target "$module" \
             -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address >&2
     done
     local objects=() modulemaps=()
-    for module in Model Diagnostics LanguageTags Parser XLIFF Yams CYaml; do
+    for module in "${linked[@]}"; do
         while IFS= read -r object; do
             # An object whose source file has since moved to another module is left behind
             # by SwiftPM: linking it too would define its symbols twice.
@@ -71,13 +78,15 @@ build() {
         done < <(find "$build_dir/$module.build" -name "*.o" | sort)
     done
     while IFS= read -r map; do modulemaps+=(-Xcc "-fmodule-map-file=$map"); done < <(
-        find "$build_dir" Sources/CLibXML2 "$scratch/checkouts/Yams/Sources/CYaml" -name module.modulemap 2>/dev/null)
+        find "$build_dir" Sources/CLibXML2 Sources/CCrypto "$scratch/checkouts/Yams/Sources/CYaml" -name module.modulemap 2>/dev/null)
+    # SwiftPM writes a C target's module map beside its objects (Bundle imports CFileSystem).
+    if [ "$target" = realtime ]; then modulemaps+=(-Xcc "-fmodule-map-file=$build_dir/CFileSystem.build/module.modulemap"); fi
     local xml_flags=()
     for flag in $(pkg-config --cflags libxml-2.0); do xml_flags+=(-Xcc "$flag"); done
     # lld, from the toolchain: gold warns about every ASan helper symbol it cannot export.
     swiftc -O -parse-as-library -sanitize=fuzzer,address -use-ld=lld \
         -I "$build_dir/Modules" -I "$scratch/checkouts/Yams/Sources/CYaml/include" "${modulemaps[@]}" "${xml_flags[@]}" \
-        "Fuzz/$harness.swift" "${objects[@]}" -lxml2 \
+        "Fuzz/$harness.swift" "${objects[@]}" "${libraries[@]}" \
         -o "$scratch/fuzz-$target" >&2
     echo "$scratch/fuzz-$target"
 }
@@ -98,6 +107,9 @@ seed() {
                 | tr -d '"' | sort -u | while IFS= read -r tag; do
                     printf '%s' "$tag" > "$corpus/tag-$(printf '%s' "$tag" | sha1sum | cut -c1-12)"
                 done ;;
+        # Bodies scripts/realtime-requests.py signed with the root the harness trusts (valid
+        # ones, and one of several kinds of refusal).
+        realtime) cp Fuzz/Seeds/realtime/*.json "$corpus/" ;;
     esac
 }
 
@@ -118,7 +130,7 @@ write('deep-flow.yaml', b'messages: ' + b'[' * 100000 + b']' * 100000 + b'\n')
 write('deep-block.yaml', b'messages:\n' + b''.join(b' ' * (i % 200) + b'- ' for i in range(100000)) + b'x\n')
 write('garbage.bin', random.Random(7).randbytes(50_000_000))
 PYTHON
-    for target in xliff yaml bcp47 png; do
+    for target in xliff yaml bcp47 png realtime; do
         binary=$(build "$target")
         rm -rf "$work/$target"
         seed "$target" "$work/$target"

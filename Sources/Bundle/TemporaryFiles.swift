@@ -59,6 +59,15 @@ public enum TemporaryFiles {
         }
     }
 
+    /// Stops handling SIGINT, SIGTERM and SIGHUP here, for a command that handles them itself
+    /// and writes no temporary file (`msgc realtime serve`: graceful shutdown, reload).
+    public static func handOverSignals() {
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        for source in registry.sources { source.cancel() }
+        registry.sources.removeAll()
+    }
+
     /// Makes a folder named `prefix` followed by six random characters, in `parent`, and
     /// registers it in the same step. `unregister` it once it is renamed into place or removed.
     static func makeFolder(in parent: String, prefix: String) -> String? {

@@ -8,13 +8,30 @@ import Model
 /// product, so the same subscriber always gets the same arm while the arms stay the same. Nothing
 /// listed is usable, or no `realtime:`: the locale's default. Nil: the server has nothing to
 /// answer with, and Apple falls back by itself.
+///
+/// `excluding` makes whole kinds of answer unusable: a server that cannot sign offers (no In-App
+/// Purchase key) passes `[.promotionalOffer]`, and an offer arm then counts as a message the
+/// locale does not have (the next arm, the split over the others, the default), rather than
+/// an answer Apple would reject for its missing signature.
 public enum AnswerChooser {
     public static func choose(
-        in snapshot: RealtimeSnapshot, product: String, userLocale: String, originalTransactionId: String
+        in snapshot: RealtimeSnapshot, product: String, userLocale: String, originalTransactionId: String,
+        excluding: Set<RealtimeSnapshot.Answer.Kind> = []
     ) -> RealtimeSnapshot.Answer? {
         guard let product = snapshot.product(product), let locale = product.answering(userLocale) else { return nil }
-        let usable = product.realtime.compactMap { arm in locale.message(key: arm.message).map { (answer: $0, weight: arm.weight) } }
-        guard !usable.isEmpty, let choice = product.choice else { return locale.defaultMessage }
+        return choose(for: product, in: locale, originalTransactionId: originalTransactionId, excluding: excluding)
+    }
+
+    /// The choice among `locale`'s messages (the locale of `product` that answers the request).
+    public static func choose(
+        for product: RealtimeSnapshot.Product, in locale: RealtimeSnapshot.Locale, originalTransactionId: String,
+        excluding: Set<RealtimeSnapshot.Answer.Kind> = []
+    ) -> RealtimeSnapshot.Answer? {
+        func allowed(_ answer: RealtimeSnapshot.Answer) -> Bool { !excluding.contains(answer.kind) }
+        let usable = product.realtime.compactMap { arm in
+            locale.message(key: arm.message).flatMap { allowed($0) ? (answer: $0, weight: arm.weight) : nil }
+        }
+        guard !usable.isEmpty, let choice = product.choice else { return locale.defaultMessage.flatMap { allowed($0) ? $0 : nil } }
         switch choice {
         case .firstUsable:
             return usable[0].answer

@@ -34,3 +34,23 @@ import Testing
         #expect(AnswerChooser.stableHash("abc") == 0xe71f_a219_0541_574b)
     }
 }
+
+extension AnswerChooserTests {
+    /// Kinds excluded (offers, when no key can sign them) are messages the locale does not have.
+    @Test func excludedKindsFallThroughToTheNextArmOrTheDefault() {
+        var snapshot = RealtimeDiagnostics.exampleSnapshot
+        let offers: Set<RealtimeSnapshot.Answer.Kind> = [.promotionalOffer]
+        #expect(AnswerChooser.choose(in: snapshot, product: Self.product, userLocale: "en-US", originalTransactionId: "1", excluding: offers)?.key == "winback")
+        snapshot.products[2].realtime = [.init(message: "half-price", weight: 1), .init(message: "go-monthly", weight: 1)]
+        #expect(AnswerChooser.choose(in: snapshot, product: Self.product, userLocale: "en-US", originalTransactionId: "1", excluding: offers)?.key == "go-monthly")
+        snapshot.products[2].choice = .weighted
+        snapshot.products[2].realtime = [.init(message: "half-price", weight: 1_000), .init(message: "go-monthly", weight: 1)]
+        for subscriber in 0..<50 {
+            #expect(AnswerChooser.choose(in: snapshot, product: Self.product, userLocale: "en-US", originalTransactionId: "\(subscriber)", excluding: offers)?.key == "go-monthly")
+        }
+        snapshot.products[2].locales[0].defaultKey = "half-price"
+        snapshot.products[2].realtime = [.init(message: "half-price", weight: 1)]
+        #expect(AnswerChooser.choose(in: snapshot, product: Self.product, userLocale: "en-US", originalTransactionId: "1", excluding: offers) == nil)
+        #expect(AnswerChooser.choose(in: snapshot, product: Self.product, userLocale: "en-US", originalTransactionId: "1")?.key == "half-price")
+    }
+}

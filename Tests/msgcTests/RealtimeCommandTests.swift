@@ -7,8 +7,8 @@ import Testing
 
     /// A production bundle of the example and a state file in which Apple approved every
     /// upload except the German half-price offer (in review) and the Japanese benefits message
-    /// (not uploaded).
-    func releasedExample() throws -> (folder: URL, bundle: String, state: String) {
+    /// (not uploaded), or, `everythingApproved`, every upload.
+    func releasedExample(everythingApproved: Bool = false) throws -> (folder: URL, bundle: String, state: String) {
         let folder = try MsgcRunner.temporaryFolder()
         let bundle = folder.appendingPathComponent("production").path
         #expect(try MsgcRunner.run(["build", "--content", example, "--environment", "production", "--out", bundle]).status == 0)
@@ -20,8 +20,8 @@ import Testing
             switch entry["op"] as? String {
             case "uploadImage": images.append(["imageIdentifier": identifier, "imageState": "APPROVED"])
             case "uploadMessage":
-                if entry["key"] as? String == "benefits", entry["locale"] as? String == "ja" { continue }
-                let pending = entry["key"] as? String == "offer-half-price" && entry["locale"] as? String == "de-DE"
+                if !everythingApproved, entry["key"] as? String == "benefits", entry["locale"] as? String == "ja" { continue }
+                let pending = !everythingApproved && entry["key"] as? String == "offer-half-price" && entry["locale"] as? String == "de-DE"
                 messages.append(["messageIdentifier": identifier, "messageState": pending ? "PENDING" : "APPROVED"])
             default: continue
             }

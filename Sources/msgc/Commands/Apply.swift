@@ -6,8 +6,10 @@ import Diagnostics
 import Foundation
 import Model
 
-/// The credentials of Apple's API, from options or the environment.
-struct AppleCredentialOptions: ParsableArguments {
+/// The In-App Purchase key: the file App Store Connect gives, its id and the team's issuer id,
+/// from options or the environment. `msgc apply` and `msgc prune` sign Apple's API tokens with
+/// it; `msgc realtime serve` signs promotional offers.
+struct InAppPurchaseKeyOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The In-App Purchase key (.p8) from App Store Connect (or MSGC_KEY_FILE).", valueName: "file"))
     var keyFile: String?
 
@@ -17,21 +19,32 @@ struct AppleCredentialOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The issuer id of the team's keys (or MSGC_ISSUER_ID).", valueName: "id"))
     var issuerId: String?
 
+    /// The key's file, id and issuer id, each from its option or else its variable; nil when
+    /// none of the three is given; a usage error naming what is missing when only some are.
+    func resolved(required: Bool) throws -> (file: String, keyID: String, issuerID: String)? {
+        let environment = ProcessInfo.processInfo.environment
+        let given = [(keyFile, "MSGC_KEY_FILE", "--key-file"), (keyId, "MSGC_KEY_ID", "--key-id"), (issuerId, "MSGC_ISSUER_ID", "--issuer-id")]
+            .map { option, variable, flag in (value: (option ?? environment[variable]).flatMap { $0.isEmpty ? nil : $0 }, variable, flag) }
+        if !required && given.allSatisfy({ $0.value == nil }) { return nil }
+        if let missing = given.first(where: { $0.value == nil }) {
+            throw ValidationError("give \(missing.2) or set \(missing.1)")
+        }
+        return (given[0].value!, given[1].value!, given[2].value!)
+    }
+}
+
+/// The credentials of Apple's API, from options or the environment.
+struct AppleCredentialOptions: ParsableArguments {
+    @OptionGroup var key: InAppPurchaseKeyOptions
+
     @Option(name: .long, help: ArgumentHelp("Another base URL for Apple's API: a proxy or a test server (default: Apple's host for the environment).", valueName: "url"))
     var apiBase: String?
 
     /// The credentials for `bundleID`, or a usage error that names what is missing.
     func credentials(bundleID: String) throws -> Credentials {
-        let environment = ProcessInfo.processInfo.environment
-        func value(_ option: String?, _ variable: String, _ flag: String) throws -> String {
-            guard let found = option ?? environment[variable], !found.isEmpty else {
-                throw ValidationError("give \(flag) or set \(variable)")
-            }
-            return found
+        guard let (file, keyID, issuerID) = try key.resolved(required: true) else {
+            throw ValidationError("give --key-file or set MSGC_KEY_FILE")
         }
-        let file = try value(keyFile, "MSGC_KEY_FILE", "--key-file")
-        let keyID = try value(keyId, "MSGC_KEY_ID", "--key-id")
-        let issuerID = try value(issuerId, "MSGC_ISSUER_ID", "--issuer-id")
         do {
             return try Credentials(keyFile: file, keyID: keyID, issuerID: issuerID, bundleID: bundleID)
         } catch {

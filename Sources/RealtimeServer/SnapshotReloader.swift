@@ -1,0 +1,91 @@
+import Realtime
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
+
+/// Swaps the served snapshot for the file's new version: on SIGHUP, and when the file at the
+/// path changes (a new file renamed over it, or the same file rewritten).
+///
+/// The file is polled (`FileSignature`, one `stat` per interval) rather than watched with
+/// inotify, which loses a file renamed over the path once the watched inode is gone and needs
+/// its watch set again each time; a `stat` is cheap at this pace. A changed signature is read
+/// only once it has stayed the same for a whole interval, so a file being rewritten in place is
+/// not read half-written. The new file is decoded and checked whole (`ServedSnapshot.load`)
+/// before the swap; a file that fails keeps the snapshot served now, says why once, and is
+/// tried again when it changes (or on the next SIGHUP). Reloads never overlap.
+final class SnapshotReloader: Service {
+    let path: String
+    let configuration: RealtimeResponder.Configuration
+    let slot: ResponderSlot
+    let metrics: ServerMetrics
+    let hangups: UnixSignalsSequence
+    let pollInterval: Duration
+    let notice: @Sendable (String) -> Void
+    /// The signature of the last file that failed, so that it is not read (and reported) again
+    /// until it changes; held while a reload runs, so reloads never overlap.
+    private let rejected = Mutex<FileSignature?>(nil)
+
+    init(
+        path: String, configuration: RealtimeResponder.Configuration, slot: ResponderSlot, metrics: ServerMetrics,
+        hangups: UnixSignalsSequence, pollInterval: Duration, notice: @escaping @Sendable (String) -> Void
+    ) {
+        self.path = path
+        self.configuration = configuration
+        self.slot = slot
+        self.metrics = metrics
+        self.hangups = hangups
+        self.pollInterval = pollInterval
+        self.notice = notice
+    }
+
+    func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in self.hangups { self.reload(trigger: "SIGHUP") }
+            }
+            group.addTask { await self.watch() }
+            group.addTask { try? await gracefulShutdown() }
+            // Whichever ends first (the shutdown, in practice) ends the others.
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func watch() async {
+        var seen: FileSignature? = nil
+        while !Task.isCancelled {
+            try? await Task.sleep(for: pollInterval)
+            let now = FileSignature.of(path)
+            let known = rejected.withLock { $0 }
+            guard let now, now != slot.served.signature, now != known else {
+                seen = nil
+                continue
+            }
+            if now == seen {
+                reload(trigger: "file changed")
+                seen = nil
+            } else {
+                seen = now
+            }
+        }
+    }
+
+    /// Reads the file and swaps it in, or keeps the one served now and says why.
+    func reload(trigger: String) {
+        rejected.withLock { rejected in
+            let current = slot.served
+            do {
+                let next = try ServedSnapshot.load(
+                    path: path, configuration: configuration, generation: current.generation + 1, replacing: current)
+                slot.swap(next)
+                rejected = nil
+                metrics.recordReload(appliedGeneration: next.generation)
+                notice("reloaded the snapshot (\(trigger)): generation \(next.generation), \(next.fileDigest)")
+            } catch {
+                rejected = FileSignature.of(path)
+                metrics.recordReload(appliedGeneration: nil)
+                notice("kept generation \(current.generation) (\(current.fileDigest)); the new snapshot cannot be served (\(trigger)): \(error)")
+            }
+        }
+    }
+}

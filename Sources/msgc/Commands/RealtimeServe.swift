@@ -1,0 +1,149 @@
+import ArgumentParser
+import Bundle
+import Compiler
+import Dispatch
+import Foundation
+import Model
+import Realtime
+import RealtimeServer
+import Synchronization
+
+extension Msgc.RealtimeCommand {
+    struct Serve: MsgcCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Answer Apple's realtime requests from a snapshot, over HTTP.",
+            discussion: """
+                Takes Apple's POST {"signedPayload": …} on --path, verifies it (a chain to Apple's \
+                root, or to --root-certificate; the app's Apple ID, the snapshot's environment, a \
+                recent signedDate), and answers with the message the snapshot gives for the product \
+                and the device's locale (an offer with a signature made by the In-App Purchase key). GET /healthz \
+                says which snapshot is served; GET /metrics gives Prometheus metrics. One JSON line \
+                per request goes to standard output; standard error says where it listens.
+
+                The snapshot is swapped whole on SIGHUP and when its file changes (write the new \
+                one beside it and rename it over); a file that cannot be served keeps the one \
+                served. SIGTERM or SIGINT stops taking requests, answers those in flight and ends \
+                with 0 (docs/realtime.md, "Serving").
+
+                Exit status: 0 stopped by SIGTERM or SIGINT; 2 a snapshot, key or option that \
+                cannot be used, or an address it cannot listen on.
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("The snapshot `msgc realtime snapshot` wrote.", valueName: "file"))
+        var snapshot: String
+
+        @Option(name: .long, help: ArgumentHelp("The address to listen on (0.0.0.0: every IPv4 interface).", valueName: "address"))
+        var host = "127.0.0.1"
+
+        @Option(name: .long, help: ArgumentHelp("The port to listen on (0: one the system picks; standard error says which).", valueName: "port"))
+        var port = 8080
+
+        @Option(name: .long, help: ArgumentHelp("The path of the realtime URL given to Apple.", valueName: "path"))
+        var path = "/"
+
+        @Option(name: .long, help: ArgumentHelp("The app's Apple ID, which every request must name (needed for a production snapshot).", valueName: "id"))
+        var appAppleId: Int64?
+
+        @Option(name: .long, help: ArgumentHelp("A root certificate (PEM or DER) requests must chain to, instead of Apple Root CA - G3; may be repeated.", valueName: "file"))
+        var rootCertificate: [String] = []
+
+        @Option(name: .long, help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM; with --tls-key). Without it, plain HTTP for a proxy that terminates TLS.", valueName: "file"))
+        var tlsCertificate: String?
+
+        @Option(name: .long, help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
+        var tlsKey: String?
+
+        @OptionGroup(title: "In-App Purchase key, for promotional offers (without it, offers are not answered)")
+        var key: InAppPurchaseKeyOptions
+
+        func validate() throws {
+            guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port: give 0 to 65535") }
+            guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"), path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw ValidationError("--path '\(path)' is not a URL path: it starts with / and has no spaces, query or fragment")
+            }
+            guard path != "/healthz" && path != "/metrics" else {
+                throw ValidationError("--path '\(path)' is the server's own; choose another")
+            }
+            if (tlsCertificate == nil) != (tlsKey == nil) {
+                throw ValidationError("give --tls-certificate and --tls-key together, or neither (plain HTTP behind a proxy that terminates TLS)")
+            }
+            if let appAppleId, appAppleId <= 0 { throw ValidationError("--app-apple-id \(appAppleId) is not an Apple ID") }
+        }
+
+        func execute() throws -> Outcome {
+            var roots: [[UInt8]] = []
+            for file in rootCertificate {
+                do {
+                    roots += try CertificateFile.derCertificates(at: file)
+                } catch {
+                    throw Refusal(.failure, "\(error)")
+                }
+            }
+            // The snapshot first: the offer signer signs for the snapshot's app.
+            let file: ServedSnapshot.File
+            do {
+                file = try ServedSnapshot.read(path: snapshot)
+            } catch {
+                throw Refusal(.failure, "\(error)")
+            }
+            var responderConfiguration = RealtimeResponder.Configuration(
+                trustedRoots: roots.isEmpty ? [RealtimeResponder.Configuration.appleRootCAG3] : roots,
+                appAppleId: appAppleId, offerSigner: nil)
+            if let (keyFile, keyID, issuerID) = try key.resolved(required: false) {
+                do {
+                    responderConfiguration.offerSigner = try OfferSigner(
+                        keyFile: keyFile, keyId: keyID, issuerId: issuerID, bundleId: file.snapshot.bundleId)
+                } catch {
+                    throw Refusal(.failure, "the In-App Purchase key '\(keyFile)' cannot sign offers: \(error)")
+                }
+            }
+            let served: ServedSnapshot
+            do {
+                served = try ServedSnapshot(file: file, path: snapshot, configuration: responderConfiguration, generation: 1)
+            } catch {
+                throw Refusal(.failure, "\(error)")
+            }
+            var configuration = RealtimeServer.Configuration(host: host, port: port)
+            configuration.realtimePath = path
+            if let tlsCertificate, let tlsKey {
+                do {
+                    configuration.tls = try TLSFiles(certificateChainPath: tlsCertificate, privateKeyPath: tlsKey)
+                } catch {
+                    throw Refusal(.failure, "\(error)")
+                }
+            }
+            let lines = Mutex(())
+            let server = RealtimeServer(
+                configuration: configuration, snapshotPath: snapshot, initial: served, responderConfiguration: responderConfiguration,
+                output: .init(
+                    requestLog: { line in lines.withLock { _ in Output.write(line, to: .standardOutput) } },
+                    notice: { text in lines.withLock { _ in Output.error(text) } }))
+            if responderConfiguration.offerSigner == nil {
+                Output.error("no In-App Purchase key (--key-file, --key-id, --issuer-id): promotional offers are not answered")
+            }
+            // The server handles SIGINT, SIGTERM and SIGHUP itself; it writes no temporary file.
+            TemporaryFiles.handOverSignals()
+            let failure = Mutex<(any Error)?>(nil)
+            let finished = DispatchSemaphore(value: 0)
+            let snapshotPath = snapshot
+            Task {
+                do {
+                    try await server.run { address in
+                        lines.withLock { _ in
+                            Output.error("listening on \(address) (\(snapshotPath), generation \(served.generation), \(served.fileDigest))")
+                        }
+                    }
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+                finished.signal()
+            }
+            finished.wait()
+            if let error = failure.withLock({ $0 }) {
+                throw Refusal(.failure, "cannot serve on \(host):\(port): \(error)")
+            }
+            return .success
+        }
+    }
+}
