@@ -117,10 +117,12 @@ extension Msgc.RealtimeCommand {
             let server = RealtimeServer(
                 configuration: configuration, snapshotPath: snapshot, initial: served, responderConfiguration: responderConfiguration,
                 output: .init(
-                    requestLog: { line in lines.withLock { _ in Output.write(line, to: .standardOutput) } },
-                    notice: { text in lines.withLock { _ in Output.error(text) } }))
+                    // A log that can no longer be written must not stop the answers Apple waits
+                    // for: the line is dropped, the request is still answered.
+                    requestLog: { line in lines.withLock { _ in try? Output.write(line, to: .standardOutput) } },
+                    notice: { text in lines.withLock { _ in try? Output.error(text) } }))
             if responderConfiguration.offerSigner == nil {
-                Output.error("no In-App Purchase key (--key-file, --key-id, --issuer-id): promotional offers are not answered")
+                try Output.error("no In-App Purchase key (--key-file, --key-id, --issuer-id): promotional offers are not answered")
             }
             // The server handles SIGINT, SIGTERM and SIGHUP itself; it writes no temporary file.
             TemporaryFiles.handOverSignals()
@@ -131,7 +133,7 @@ extension Msgc.RealtimeCommand {
                 do {
                     try await server.run { address in
                         lines.withLock { _ in
-                            Output.error("listening on \(address) (\(snapshotPath), generation \(served.generation), \(served.fileDigest))")
+                            try? Output.error("listening on \(address) (\(snapshotPath), generation \(served.generation), \(served.fileDigest))")
                         }
                     }
                 } catch {
