@@ -85,7 +85,15 @@ public struct RealtimeResponder: Sendable {
         case .failure(let refusal): return .refused(refusal)
         case .success(let verified): request = verified
         }
-        if let refusal = refusal(of: request, receivedAt: receivedAt) { return .refused(refusal) }
+        if let refusal = refusal(of: request, receivedAt: receivedAt) {
+            // The payload's signature verified, so what it names is Apple's word: the log can say
+            // which request of which app or time was refused.
+            var reply = RealtimeReply.refused(refusal)
+            reply.requestIdentifier = request.requestIdentifier
+            reply.productId = request.productId
+            reply.userLocale = request.userLocale
+            return reply
+        }
         return answer(request, at: receivedAt)
     }
 

@@ -30,7 +30,13 @@ struct RealtimeResponderTests {
                 #expect(reply.requestIdentifier != nil, "\(entry.name)")
             } else {
                 #expect(reply.outcome == .refused(try #require(entry.refusal.flatMap(RealtimeRefusal.init(rawValue:)))), "\(entry.name)")
-                #expect(reply.body.isEmpty && reply.status >= 400 && reply.requestIdentifier == nil, "\(entry.name)")
+                #expect(reply.body.isEmpty && reply.status >= 400, "\(entry.name)")
+                // Only a payload whose signature verified (refused for its app, environment or
+                // age) names its request; nothing of an unverified one is taken as Apple's.
+                let verified: Set<RealtimeRefusal> = [.wrongApp, .wrongEnvironment, .stale, .future]
+                if case .refused(let reason) = reply.outcome {
+                    #expect((reply.requestIdentifier != nil) == verified.contains(reason), "\(entry.name)")
+                }
             }
             let accepted = entry.msgc == "accept"
             if accepted != entry.appleAccepted {
@@ -196,7 +202,11 @@ struct RealtimeResponderTests {
         #expect(open.configurationProblem == nil)
         #expect(open.respond(to: body, receivedAt: RealtimeFixtures.now).outcome == .answered(.message))
         let other = try fixtures.responder(environment: .sandbox, appAppleId: 42)
-        #expect(other.respond(to: body, receivedAt: RealtimeFixtures.now).outcome == .refused(.wrongApp))
+        let refused = other.respond(to: body, receivedAt: RealtimeFixtures.now)
+        #expect(refused.outcome == .refused(.wrongApp))
+        // Refused after its signature verified: the reply names the request for the log.
+        #expect(refused.productId == "com.example.parla.plus.yearly" && refused.userLocale == "fr-FR")
+        #expect(refused.requestIdentifier?.count == 36 && refused.body.isEmpty)
         let production = try fixtures.responder(environment: .production)
         #expect(production.respond(to: body, receivedAt: RealtimeFixtures.now).outcome == .refused(.wrongEnvironment))
         let unidentified = try fixtures.responder(environment: .production, appAppleId: nil)
