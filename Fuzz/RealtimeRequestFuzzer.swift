@@ -26,7 +26,10 @@ public func fuzzRealtimeRequest(_ data: UnsafePointer<UInt8>?, _ count: Int) -> 
     case .unanswered:
         precondition(reply.status == RealtimeReply.unansweredStatus && reply.body.isEmpty)
     case .refused(let reason):
-        precondition(reply.status == reason.status && reply.body.isEmpty && reply.requestIdentifier == nil)
+        precondition(reply.status == reason.status && reply.body.isEmpty)
+        // Only a payload whose signature verified names its request in a refusal.
+        let verified: Set<RealtimeRefusal> = [.wrongApp, .wrongEnvironment, .stale, .future]
+        precondition((reply.requestIdentifier != nil) == verified.contains(reason))
     }
     if let payload = try? JSONDocument.parse(bytes), let request = DecodedRealtimeRequest(payload: payload) {
         precondition(UUIDText.parse(request.requestIdentifier) != nil)
