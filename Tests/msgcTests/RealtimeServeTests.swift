@@ -140,6 +140,36 @@ struct RealtimeServeTests {
         #expect(refused.map { $0["reason"] as? String ?? "" } == expected)
     }
 
+    /// A connection that never completes its request head, silent or trickling header bytes,
+    /// is closed after `--idle-timeout` while other requests are answered.
+    @Test func slowOrSilentHeadsAreClosedAfterTheIdleTimeout() throws {
+        let fixture = try Fixture()
+        let server = try fixture.start(["--idle-timeout", "1"])
+        let valid = try fixture.body("com.example.parla.plus.yearly--de-DE")
+        let silent = try #require(LoopbackHTTP.connect(port: server.port, timeout: 10))
+        defer { close(silent) }
+        let slow = try #require(LoopbackHTTP.connect(port: server.port, timeout: 10))
+        defer { close(slow) }
+        #expect(LoopbackHTTP.send(slow, Array("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)))
+        let started = Date()
+        // One header byte every 0.2 s, for at most 8 s: each byte is activity, yet the head
+        // never completes, so the timeout must still cut it.
+        let trickle = Thread {
+            for byte in Array("X-Slow: ".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 32) {
+                guard LoopbackHTTP.send(slow, [byte]), Date().timeIntervalSince(started) < 8 else { return }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
+        trickle.start()
+        for _ in 0..<5 {
+            #expect(Self.post(server.port, valid)?.status == 200)
+        }
+        #expect(LoopbackHTTP.isClosed(silent))
+        #expect(LoopbackHTTP.isClosed(slow))
+        #expect(Date().timeIntervalSince(started) < 8)
+        #expect(Self.post(server.port, valid)?.status == 200)
+    }
+
     @Test func slowAndOversizedBodiesAreCutOffWhileOthersAreAnswered() throws {
         let fixture = try Fixture()
         let server = try fixture.start()
@@ -444,6 +474,10 @@ struct RealtimeServeTests {
         #expect(badRoot.stderr.contains("certificate"), "\(badRoot.stderr)")
         let port = try serve(["--snapshot", fixture.snapshot.path, "--app-apple-id", "1", "--port", "70000"])
         #expect(port.status == 2)
+        for value in ["0", "3601", "soon"] {
+            let idle = try serve(["--snapshot", fixture.snapshot.path, "--app-apple-id", "1", "--idle-timeout", value])
+            #expect(idle.status == 2 && idle.stderr.contains("--idle-timeout"), "\(value): \(idle.stderr)")
+        }
         let partialKey = try serve(["--snapshot", fixture.snapshot.path, "--app-apple-id", "1", "--key-id", "K"], environment: ["MSGC_KEY_FILE": "", "MSGC_ISSUER_ID": ""])
         #expect(partialKey.status == 2)
         #expect(partialKey.stderr.contains("--key-file"), "\(partialKey.stderr)")

@@ -42,6 +42,11 @@ extension Msgc.RealtimeCommand {
         @Option(name: .long, help: ArgumentHelp("The path of the realtime URL given to Apple.", valueName: "path"))
         var path = "/"
 
+        @Option(name: .long, help: ArgumentHelp(
+            "Seconds a connection may go without a complete request head (idle keep-alive, or headers trickled) before it is closed; behind a load balancer, longer than the balancer's own idle timeout.",
+            valueName: "seconds"))
+        var idleTimeout = 15
+
         @Option(name: .long, help: ArgumentHelp("The app's Apple ID, which every request must name (needed for a production snapshot).", valueName: "id"))
         var appAppleId: Int64?
 
@@ -67,6 +72,9 @@ extension Msgc.RealtimeCommand {
             }
             if (tlsCertificate == nil) != (tlsKey == nil) {
                 throw ValidationError("give --tls-certificate and --tls-key together, or neither (plain HTTP behind a proxy that terminates TLS)")
+            }
+            guard (1...3600).contains(idleTimeout) else {
+                throw ValidationError("--idle-timeout \(idleTimeout) is out of range: give 1 to 3600 seconds")
             }
             if let appAppleId, appAppleId <= 0 { throw ValidationError("--app-apple-id \(appAppleId) is not an Apple ID") }
         }
@@ -106,6 +114,7 @@ extension Msgc.RealtimeCommand {
             }
             var configuration = RealtimeServer.Configuration(host: host, port: port)
             configuration.realtimePath = path
+            configuration.idleTimeout = .seconds(idleTimeout)
             if let tlsCertificate, let tlsKey {
                 do {
                     configuration.tls = try TLSFiles(certificateChainPath: tlsCertificate, privateKeyPath: tlsKey)
