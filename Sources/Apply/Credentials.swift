@@ -63,14 +63,8 @@ public final class Credentials: Sendable {
             "aud": "appstoreconnect-v1", "bid": .string(bundleID), "exp": .integer(current + Int(Self.lifetime)),
             "iat": .integer(issued), "iss": .string(issuerID),
         ]
-        let input = Base64URL.encode(header.compactBytes) + "." + Base64URL.encode(claims.compactBytes)
-        return input + "." + Base64URL.encode(try sign(Array(input.utf8)))
-    }
-
-    /// The ES256 signature of `message` (JWS r ‖ s).
-    private func sign(_ message: [UInt8]) throws(Failure) -> [UInt8] {
         do {
-            return try key.sign(message)
+            return try key.compactJWS(header: header, claims: claims)
         } catch {
             throw Failure(description: "libcrypto could not sign the request")
         }

@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import Model
 
 /// ES256 (ECDSA over P-256 with SHA-256) as JSON Web Signatures use it, through the system's
 /// libcrypto like every other hash and signature in msgc (docs/architecture.md): the tokens
@@ -54,6 +55,13 @@ public enum ES256 {
                 throw failure
             }
             return raw
+        }
+
+        /// The compact JWS (JWT) of `header` and `claims`, each written as msgc's compact JSON:
+        /// `base64url(header).base64url(claims).base64url(r ‖ s)`.
+        public func compactJWS(header: JSONValue, claims: JSONValue) throws(Failure) -> String {
+            let input = Base64URL.encode(header.compactBytes) + "." + Base64URL.encode(claims.compactBytes)
+            return input + "." + Base64URL.encode(try sign(Array(input.utf8)))
         }
 
         /// The public half, for checking what this key signed.

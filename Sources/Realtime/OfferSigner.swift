@@ -60,9 +60,7 @@ public struct OfferSigner: Sendable {
             "iss": .string(issuerId), "nonce": .string(nonce.uuidString.lowercased()), "offerIdentifier": .string(offerIdentifier),
             "productId": .string(productId), "transactionId": .string(transactionId),
         ]
-        let input = Base64URL.encode(header.compactBytes) + "." + Base64URL.encode(claims.compactBytes)
-        guard let signed = try? key.sign(Array(input.utf8)) else { return nil }
-        return input + "." + Base64URL.encode(signed)
+        return try? key.compactJWS(header: header, claims: claims)
     }
 
     /// The public half of the key, for checking what this signer minted.
