@@ -74,6 +74,10 @@ final class SnapshotReloader: Service {
     func reload(trigger: String) {
         rejected.withLock { rejected in
             let current = slot.served
+            // Taken before the read, as `ServedSnapshot.read` takes its own: a file that changes
+            // while it is read (and fails half-written) is then seen as changed and read again,
+            // rather than its finished version being marked rejected unread.
+            let before = FileSignature.of(path)
             do {
                 let next = try ServedSnapshot.load(
                     path: path, configuration: configuration, generation: current.generation + 1, replacing: current)
@@ -82,7 +86,7 @@ final class SnapshotReloader: Service {
                 metrics.recordReload(appliedGeneration: next.generation)
                 notice("reloaded the snapshot (\(trigger)): generation \(next.generation), \(next.fileDigest)")
             } catch {
-                rejected = FileSignature.of(path)
+                rejected = before
                 metrics.recordReload(appliedGeneration: nil)
                 notice("kept generation \(current.generation) (\(current.fileDigest)); the new snapshot cannot be served (\(trigger)): \(error)")
             }
