@@ -32,10 +32,16 @@ public enum RealtimeRelease {
 
     /// Reads the snapshot file at `url`; `displayPath` is how messages name it.
     public static func load(_ url: URL, displayPath: String) throws(Failure) -> RealtimeSnapshot {
+        try read(url, displayPath: displayPath).snapshot
+    }
+
+    /// `load`, with the bytes the snapshot was decoded from (a server names the file it serves
+    /// by their digest).
+    public static func read(_ url: URL, displayPath: String) throws(Failure) -> (snapshot: RealtimeSnapshot, bytes: [UInt8]) {
         switch FileReader.bytes(at: url, limit: RealtimeSnapshot.maxBytes) {
         case .success(let bytes):
             do {
-                return try RealtimeSnapshot.decode(bytes, path: displayPath)
+                return (try RealtimeSnapshot.decode(bytes, path: displayPath), bytes)
             } catch {
                 throw Failure(error.description)
             }

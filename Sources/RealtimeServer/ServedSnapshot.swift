@@ -33,18 +33,11 @@ public struct ServedSnapshot: Sendable {
         // The signature is taken before the read: if the file changes while it is read, the
         // watcher sees a signature other than this one and reads it again.
         let signature = FileSignature.of(path)
-        let bytes: [UInt8]
-        switch FileReader.bytes(at: URL(fileURLWithPath: path), limit: RealtimeSnapshot.maxBytes) {
-        case .success(let read): bytes = read
-        case .failure(.missing): throw Failure(description: "snapshot '\(path)' does not exist")
-        case .failure(.tooLarge(let size)):
-            throw Failure(description: "snapshot '\(path)' has \(size) bytes; msgc reads at most \(RealtimeSnapshot.maxBytes)")
-        case .failure(.unreadable(let reason)): throw Failure(description: "snapshot '\(path)' cannot be read: \(reason)")
-        }
         do {
-            return File(snapshot: try RealtimeSnapshot.decode(bytes, path: path), digest: "sha256:" + Digest.sha256Hex(bytes), signature: signature)
+            let (snapshot, bytes) = try RealtimeRelease.read(URL(fileURLWithPath: path), displayPath: path)
+            return File(snapshot: snapshot, digest: "sha256:" + Digest.sha256Hex(bytes), signature: signature)
         } catch {
-            throw Failure(description: "\(error)")
+            throw Failure(description: error.description)
         }
     }
 
