@@ -33,7 +33,7 @@ enum DefaultReader {
             case 404 where response.appleError.code == 4040020:
                 served[pair] = .some(nil)
             default:
-                throw .unavailable("Get Default Message for \(pair.name) was refused: \(Applier.refusal(response)); only Apple's 404 DefaultMessageNotFoundError (4040020) says there is none, so nothing was changed")
+                throw .unusableAnswer("Get Default Message for \(pair.name) was refused: \(Applier.refusal(response)); only Apple's 404 DefaultMessageNotFoundError (4040020) says there is none, so nothing was changed")
             }
         }
         return served

@@ -286,12 +286,12 @@ public struct PrunePlan: Sendable, Equatable {
                 plan.kept.append(Kept(name: name, why: why.why, untilApproval: why.untilApproval))
                 continue
             }
-            if let path = snapshotMessages[held.identifier] {
-                plan.kept.append(Kept(name: name, why: "the realtime snapshot \(path) answers with it"))
-                continue
-            }
             if let slot = slots[held.identifier], shows(held), let wait = waiting(slot) {
                 plan.kept.append(Kept(name: name, why: wait.why, untilApproval: wait.untilApproval))
+                continue
+            }
+            if let path = snapshotMessages[held.identifier] {
+                plan.kept.append(Kept(name: name, why: "the realtime snapshot \(path) answers with it"))
                 continue
             }
             deletedMessages.insert(held.identifier)
