@@ -146,4 +146,69 @@ struct LiveCycleTests {
         #expect(fetch.stderr.contains("4000164"), "\(fetch.stderr)")
         #expect(!FileManager.default.fileExists(atPath: state.path), "state fetch recorded a default it could not read")
     }
+
+    /// Issue 43 case 1 and the cycle (a): only the English header of the monthly plan's default
+    /// message is edited, so its translations are stale. Whatever build does with a stale locale
+    /// (ships its previous translation, or lists it in the manifest's `notShipped`: a bundle of a
+    /// build without `notShipped` gets it written here as that build would), the translated
+    /// locales keep their default and message at Apple through prune, and the snapshot keeps
+    /// answering there.
+    @Test func aSourceOnlyEditTakesNothingFromTranslatedLocales() throws {
+        let (folder, bundles, _) = try PruneTests.releases("production")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let r1 = bundles[0], r2 = bundles[1]
+        let monthly = "com.example.parla.plus.monthly"
+        func thanks(_ bundle: URL) throws -> [String: String] {
+            let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: bundle.appendingPathComponent("manifest.json"))) as! [String: Any]
+            var result: [String: String] = [:]
+            for entry in manifest["operations"] as! [[String: Any]] where entry["op"] as? String == "uploadMessage" && entry["product"] as? String == monthly && entry["key"] as? String == "thanks" {
+                result[entry["locale"] as! String] = entry["identifier"] as? String
+            }
+            return result
+        }
+        let before = try thanks(r1), after = try thanks(r2)
+        let stale = before.keys.filter { after[$0] == nil }.sorted()
+        let url = r2.appendingPathComponent("manifest.json")
+        var manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        if manifest["notShipped"] == nil && !stale.isEmpty {
+            manifest["notShipped"] = stale.map { ["key": "thanks", "locale": $0, "product": monthly, "reason": "untranslated"] }
+            try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: url)
+        }
+        let translated = before.keys.filter { $0 != "en-US" }.sorted()
+        #expect(!translated.isEmpty)
+
+        let standIn = try StandIn(folder: folder, environment: "production")
+        defer { standIn.stop() }
+        _ = try ApplyTests.apply(r1, standIn)
+        try standIn.approve()
+        #expect(try ApplyTests.apply(r1, standIn).status == 0)
+        let state1 = folder.appendingPathComponent("state1.json"), s1 = folder.appendingPathComponent("s1.json")
+        try Self.fetch(standIn, environment: "production", out: state1)
+        #expect(try Self.snapshot(r1, state: state1, out: s1).status == 0)
+        let served = try standIn.log().defaults
+
+        _ = try ApplyTests.apply(r2, standIn)
+        try standIn.approve()
+        #expect(try ApplyTests.apply(r2, standIn).status == 0)
+        let state2 = folder.appendingPathComponent("state2.json"), s2 = folder.appendingPathComponent("s2.json")
+        try Self.fetch(standIn, environment: "production", out: state2)
+        let snapshot = try Self.snapshot(r2, state: state2, out: s2, previous: s1)
+        #expect(snapshot.status == 0, "\(snapshot.stderr)")
+        #expect(!snapshot.stdout.contains("no longer answered"), "the snapshot dropped answers: \(snapshot.stdout)")
+
+        let dryRun = try PruneTests.prune(r2, previous: [r1], standIn, extra: ["--snapshot", s2.path])
+        #expect(dryRun.status == 0, "\(dryRun.stdout)")
+        for locale in translated {
+            #expect(!dryRun.stdout.contains("would delete default of \(monthly) in \(locale)"), "\(dryRun.stdout)")
+            #expect(!dryRun.stdout.contains("would delete message \(before[locale]!)"), "\(dryRun.stdout)")
+        }
+        #expect(try PruneTests.prune(r2, previous: [r1], standIn, extra: ["--snapshot", s2.path, "--confirm", "\(PruneTests.count(dryRun) ?? -1)"]).status == 0)
+        let log = try standIn.log()
+        for locale in translated {
+            #expect(log.defaults["\(monthly)/\(locale)"] == served["\(monthly)/\(locale)"], "the \(locale) default was taken away")
+            #expect(log.messages[before[locale]!] != nil || after[locale] == before[locale])
+        }
+        #expect(log.servedDeleted == 0)
+    }
 }
+
