@@ -299,6 +299,7 @@ public struct PrunePlan: Sendable, Equatable {
                 kind: .message, identifier: held.identifier, what: origin?.what ?? "",
                 why: origin.map { "\($0.whereNamed), which this bundle no longer uses" } ?? "Apple lists it (\(Self.state(held))); no bundle of this project names it (--all-unreferenced)"))
         }
+        let waitingMessages = Set(plan.kept.filter { $0.untilApproval && $0.name.hasPrefix("message ") }.map { String($0.name.dropFirst(8)) })
         for held in state.images.sorted(by: { $0.identifier < $1.identifier }) where !used.contains(held.identifier) {
             let origin = named[held.identifier]
             guard origin != nil || allUnreferenced else { continue }
@@ -309,7 +310,7 @@ public struct PrunePlan: Sendable, Equatable {
             }
             let keptUsers = (imageUsers[held.identifier] ?? []).filter { state.message($0) != nil && !deletedMessages.contains($0) }
             if let user = keptUsers.sorted().first {
-                let untilApproval = plan.kept.contains { $0.name == "message \(user)" && $0.untilApproval }
+                let untilApproval = waitingMessages.contains(user)
                 plan.kept.append(Kept(name: name, why: "message \(user), which stays at Apple, uses it", untilApproval: untilApproval))
                 continue
             }

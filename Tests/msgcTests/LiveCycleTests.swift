@@ -176,6 +176,13 @@ struct LiveCycleTests {
         }
         let translated = before.keys.filter { $0 != "en-US" }.sorted()
         #expect(!translated.isEmpty)
+        if let locale = stale.first(where: { $0 != "en-US" }) {
+            // diff shows the same plan: what the stale locale still shows is kept.
+            let diff = try MsgcRunner.run(["diff", r1.path, r2.path])
+            #expect(diff.stdout.contains("kept by that prune although the new bundle does not use them"), "\(diff.stdout)")
+            #expect(diff.stdout.contains("kept default of \(monthly) in \(locale): "), "\(diff.stdout)")
+            #expect(!diff.stdout.contains("  default  \(monthly) in \(locale)\n"), "\(diff.stdout)")
+        }
 
         let standIn = try StandIn(folder: folder, environment: "production")
         defer { standIn.stop() }
