@@ -9,10 +9,10 @@ import Model
 /// the app uploaded, by any tool, so by default only identifiers an earlier bundle of this
 /// project names are candidates; `allUnreferenced` widens that to everything Apple lists.
 ///
-/// Safety, in the plan: never an identifier the new bundle uses; never a message Apple serves as
-/// the default of a product and locale of the project (read with Get Default Message first),
-/// unless that default is itself deleted here because the bundle no longer configures it; never
-/// an image that a kept message of the project uses. In the run: stray defaults first, then
+/// The plan is `PrunePlan` (Bundle), which never deletes what is live (docs/live.md); this type
+/// only reads what it needs from Apple (the lists, then Get Default Message for every product and
+/// locale of the bundles: any answer but a default or the documented 404 stops the run before
+/// anything is deleted) and deletes what the plan says. In the run: stray defaults first, then
 /// messages, then images (Apple refuses to delete an image a message uses: 403, left and
 /// reported). A 404 on a delete is done: an earlier run, stopped part-way, got there first.
 ///

@@ -19,6 +19,19 @@ struct LiveCycleTests {
         try MsgcRunner.run(["realtime", "snapshot", bundle.path, "--state", state.path, "--out", out.path] + (previous.map { ["--previous", $0.path] } ?? []))
     }
 
+    /// A release in production taken through review: apply, Apple approves, apply again (the
+    /// defaults), state fetch, then the snapshot `name`.json (with `previous`, the one deployed).
+    static func released(_ bundle: URL, _ standIn: StandIn, folder: URL, name: String, previous: URL? = nil) throws -> (snapshot: URL, result: MsgcRunner.Result) {
+        _ = try ApplyTests.apply(bundle, standIn)
+        try standIn.approve()
+        #expect(try ApplyTests.apply(bundle, standIn).status == 0)
+        let state = folder.appendingPathComponent("\(name)-state.json"), out = folder.appendingPathComponent("\(name).json")
+        try fetch(standIn, environment: "production", out: state)
+        let result = try snapshot(bundle, state: state, out: out, previous: previous)
+        #expect(result.status == 0, "\(result.stderr)")
+        return (out, result)
+    }
+
     /// The German offer's identifier in a bundle.
     static func germanOffer(_ bundle: URL) throws -> String {
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: bundle.appendingPathComponent("manifest.json"))) as! [String: Any]
@@ -48,13 +61,8 @@ struct LiveCycleTests {
 
         let standIn = try StandIn(folder: folder, environment: "production")
         defer { standIn.stop() }
-        // Release 1: apply, approval, apply again (the defaults), the snapshot deployed.
-        _ = try ApplyTests.apply(r1, standIn)
-        try standIn.approve()
-        #expect(try ApplyTests.apply(r1, standIn).status == 0)
-        let state1 = folder.appendingPathComponent("state1.json"), s1 = folder.appendingPathComponent("s1.json")
-        try Self.fetch(standIn, environment: "production", out: state1)
-        #expect(try Self.snapshot(r1, state: state1, out: s1).status == 0)
+        // Release 1: through review, its snapshot deployed.
+        let s1 = try Self.released(r1, standIn, folder: folder, name: "s1").snapshot
 
         // Release 2: the edit waits for review; apply has nothing else to wait for, and says so.
         let applied = try ApplyTests.apply(r2, standIn)
@@ -186,21 +194,9 @@ struct LiveCycleTests {
 
         let standIn = try StandIn(folder: folder, environment: "production")
         defer { standIn.stop() }
-        _ = try ApplyTests.apply(r1, standIn)
-        try standIn.approve()
-        #expect(try ApplyTests.apply(r1, standIn).status == 0)
-        let state1 = folder.appendingPathComponent("state1.json"), s1 = folder.appendingPathComponent("s1.json")
-        try Self.fetch(standIn, environment: "production", out: state1)
-        #expect(try Self.snapshot(r1, state: state1, out: s1).status == 0)
+        let s1 = try Self.released(r1, standIn, folder: folder, name: "s1").snapshot
         let served = try standIn.log().defaults
-
-        _ = try ApplyTests.apply(r2, standIn)
-        try standIn.approve()
-        #expect(try ApplyTests.apply(r2, standIn).status == 0)
-        let state2 = folder.appendingPathComponent("state2.json"), s2 = folder.appendingPathComponent("s2.json")
-        try Self.fetch(standIn, environment: "production", out: state2)
-        let snapshot = try Self.snapshot(r2, state: state2, out: s2, previous: s1)
-        #expect(snapshot.status == 0, "\(snapshot.stderr)")
+        let (s2, snapshot) = try Self.released(r2, standIn, folder: folder, name: "s2", previous: s1)
         #expect(!snapshot.stdout.contains("no longer answered"), "the snapshot dropped answers: \(snapshot.stdout)")
 
         let dryRun = try PruneTests.prune(r2, previous: [r1], standIn, extra: ["--snapshot", s2.path])
