@@ -14,8 +14,8 @@ is measured against. It is written plainly, as Apple's documentation suggests, n
   - the answer chosen from an msgc realtime snapshot (docs/realtime.md): the product, then the
     locale that is userLocale exactly (with '-' for '_'), else the one the snapshot's localeMatches
     names for it or for its language alone;
-    there the product's `realtime` list (first usable, or the weighted split by FNV-1a of
-    originalTransactionId and product, as msgc's AnswerChooser), else the locale's default;
+    there the product's `realtime` list (first usable, or the weighted split by rendezvous hashing of
+    originalTransactionId, product and arm, as msgc's AnswerChooser), else the locale's default;
   - a promotional offer signed per request by PromotionalOfferV2SignatureCreator (transactionId
     = originalTransactionId) when a key is given, else offers are passed over;
   - the answer written with Apple's RealtimeResponseBody model; one log line per request on stderr.
@@ -25,6 +25,7 @@ request that fails verification, 413 for a body over 64 KiB.
 
 import argparse
 import json
+import math
 import sys
 import threading
 import time
@@ -50,6 +51,16 @@ def stable_hash(text):
     for byte in text.encode("utf-8"):
         value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return value
+
+
+def rendezvous_score(subscriber, product_id, arm, weight):
+    """Weighted rendezvous hashing, as msgc's AnswerChooser: SplitMix64's finalizer over the
+    FNV-1a of subscriber, product and arm, the top 53 bits mapped into (0, 1), -ln(u) / weight."""
+    z = stable_hash(subscriber + "\n" + product_id + "\n" + arm)
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    z ^= z >> 31
+    return -math.log(((z >> 11) + 0.5) / 9007199254740992.0) / weight
 
 
 class Snapshot:
@@ -80,12 +91,14 @@ class Snapshot:
             return usable.get(locale["default"]) if locale["default"] else None
         if product["choice"] == "first-usable":
             return arms[0][0]
-        point = stable_hash(original_transaction_id + "\n" + product_id) % sum(weight for _, weight in arms)
+        best = None
         for message, weight in arms:
-            if point < weight:
-                return message
-            point -= weight
-        return arms[-1][0]
+            if weight <= 0:
+                continue
+            score = rendezvous_score(original_transaction_id, product_id, message["key"], weight)
+            if best is None or score < best[1]:
+                best = (message, score)
+        return best[0] if best else arms[0][0]
 
 
 class Responder:

@@ -61,6 +61,9 @@ final class AppleClient: @unchecked Sendable {
         /// No answer after every retry: the last reason.
         case unavailable(String)
         case credentials(String)
+        /// An answer that is not one the run can act on (a Get Default Message other than a
+        /// default or Apple's 404 DefaultMessageNotFoundError): the whole sentence.
+        case unusableAnswer(String)
         /// The run stopped: a 429 beyond `--max-wait`, or another lane stopped it.
         case stopped(Pacer.Stop)
         /// A bundle file no longer holds the bytes that were verified.

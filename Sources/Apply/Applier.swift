@@ -45,6 +45,9 @@ public struct Applier: Sendable {
         /// What Apple's lists held that msgc does not use (identifiers that are not UUIDs), and
         /// sizes that contradict the bundle.
         public var warnings: [String] = []
+        /// Production: this bundle's messages and images Apple holds but does not show yet
+        /// (uploaded now, or listed PENDING or in another state that is not APPROVED or REJECTED).
+        public var inReview = (messages: 0, images: 0)
 
         func count(_ operation: Manifest.Entry.Operation, _ matches: (Result) -> Bool) -> Int {
             results.count { $0.entry.operation == operation && matches($0.result) }
@@ -67,8 +70,16 @@ public struct Applier: Sendable {
                 if let left = left[operation], left > 0 { parts.append("\(left) left") }
                 return "\(noun): " + parts.joined(separator: ", ")
             }
-            return [line("images", .uploadImage), line("messages", .uploadMessage), line("default configurations", .configureDefault)]
+            var lines = [line("images", .uploadImage), line("messages", .uploadMessage), line("default configurations", .configureDefault)]
                 .compactMap { $0 }
+            let waiting = inReview.messages + inReview.images
+            if waiting > 0 {
+                lines.append(
+                    "\(waiting) upload\(waiting == 1 ? "" : "s") of this bundle wait\(waiting == 1 ? "s" : "") for Apple's review (\(inReview.messages) message\(inReview.messages == 1 ? "" : "s"), \(inReview.images) image\(inReview.images == 1 ? "" : "s")): "
+                        + "until approved, Apple and the realtime snapshot show the approved versions they replace, and msgc prune keeps those; "
+                        + "after approval, run msgc state fetch, msgc realtime snapshot and msgc prune again")
+            }
+            return lines
         }
     }
 
@@ -139,6 +150,20 @@ public struct Applier: Sendable {
         if let failure {
             report.status = max(report.status, Self.status(failure))
             report.failure = Self.describe(failure)
+        }
+        if manifest.environment == .production && !dryRun {
+            for (entry, result) in report.results where entry.operation != .configureDefault {
+                let isImage = entry.operation == .uploadImage
+                let held = isImage ? state.image(entry.identifier ?? "") : state.message(entry.identifier ?? "")
+                let waits = switch result {
+                case .uploaded: true
+                case .alreadyHeld: held.map { $0.state != .approved && $0.state != .rejected } ?? false
+                default: false
+                }
+                if waits {
+                    if isImage { report.inReview.images += 1 } else { report.inReview.messages += 1 }
+                }
+            }
         }
         return counted(report)
     }
@@ -264,7 +289,7 @@ public struct Applier: Sendable {
             the time it says it was issued, and msgc dates it a minute back (this machine's time: \(Self.utc(Date())))
             """
         case .unavailable(let why): "Apple's service did not answer: \(why); run again to resume"
-        case .credentials(let why): why
+        case .credentials(let why), .unusableAnswer(let why): why
         case .bundleChanged(let why): "the bundle changed during the run: \(why); nothing more was sent (build it again, then apply)"
         case .stopped(.waitExceeded(let endpoint, let until, let waited)):
             "Apple's \(endpoint.rawValue) limit asks msgc to come back at \(Self.utc(until)), beyond --max-wait (\(Int(waited.rounded())) s already waited on 429s); run again after that time to carry on"

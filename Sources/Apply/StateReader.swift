@@ -26,11 +26,10 @@ public enum StateReader {
         var fetched = try read(client)
         if let bundle {
             do {
-                let served = try DefaultReader.read(client, pairs: Array(DefaultReader.configured(bundle).keys))
-                fetched.state.defaults = served.served.map { pair, message in
+                let served = try DefaultReader.read(client, pairs: Array(PrunePlan.configured(bundle).keys))
+                fetched.state.defaults = served.map { pair, message in
                     HeldDefault(product: pair.product, locale: pair.locale, messageIdentifier: message, location: SourceLocation(path: ""))
                 }
-                fetched.warnings += served.warnings
             } catch {
                 throw Failure(description: Applier.describe(error), status: Applier.status(error))
             }

@@ -28,6 +28,31 @@ public struct Manifest: Hashable, Sendable {
     /// What a realtime answer needs to know of each product of msgc.yaml: its subscription group
     /// and its `realtime:` choice. Nil in a manifest written before msgc knew them.
     public var products: [Product]?
+    /// What the sources configure and the bundle does not ship (a locale waiting for its
+    /// translation, a message withheld): sorted by product, locale and key; nil when there is none.
+    /// Prune keeps what earlier bundles shipped for these; the realtime snapshot lists them.
+    public var notShipped: [NotShipped]?
+
+    /// One product, locale and key the sources configure that the bundle does not ship, and why.
+    public struct NotShipped: Hashable, Sendable {
+        public var product: String
+        public var locale: String
+        public var key: String
+        /// `untranslated`, `withheld-stale`, `below-minimum-state`, `failing-rules`, `unreadable-file`,
+        /// or what a later msgc writes: kept as written.
+        public var reason: String
+
+        public init(product: String, locale: String, key: String, reason: String) {
+            self.product = product
+            self.locale = locale
+            self.key = key
+            self.reason = reason
+        }
+
+        var json: JSONValue {
+            ["key": .string(key), "locale": .string(locale), "product": .string(product), "reason": .string(reason)]
+        }
+    }
 
     public init(
         generatorVersion: String, bundleId: String, environment: Environment, release: String?, digest: String,
@@ -186,6 +211,7 @@ public struct Manifest: Hashable, Sendable {
         if let deferred { object["deferred"] = .array(deferred.map(\.json)) }
         if let unreferenced { object["unreferenced"] = .array(unreferenced.map(\.json)) }
         if let products { object["products"] = .array(products.map(\.json)) }
+        if let notShipped, !notShipped.isEmpty { object["notShipped"] = .array(notShipped.map(\.json)) }
         return .object(object)
     }
 
@@ -283,7 +309,7 @@ public struct Manifest: Hashable, Sendable {
                 throw fail(root.member("digest")!, "\"digest\" must be sha256: and 64 lower-case hexadecimal digits")
             }
             guard let operations = root.member("operations") else { throw fail(root, "missing \"operations\"") }
-            return Manifest(
+            var manifest = Manifest(
                 generatorVersion: try string("version", in: generator),
                 bundleId: try string("bundleId", in: root),
                 environment: environment,
@@ -294,6 +320,18 @@ public struct Manifest: Hashable, Sendable {
                 deferred: try root.member("deferred").map { node throws(Failure) in try entries(node, section: "deferred") },
                 unreferenced: try root.member("unreferenced").map { node throws(Failure) in try unreferenced(node) },
                 products: try root.member("products").map { node throws(Failure) in try products(node) })
+            manifest.notShipped = try root.member("notShipped").map { node throws(Failure) in try notShipped(node) }
+            return manifest
+        }
+
+        func notShipped(_ list: JSONDocument.Node) throws(Failure) -> [NotShipped] {
+            var result: [NotShipped] = []
+            for item in try array(list, section: "notShipped") {
+                result.append(NotShipped(
+                    product: try segment("product", in: item), locale: try segment("locale", in: item), key: try string("key", in: item),
+                    reason: try string("reason", in: item)))
+            }
+            return result
         }
 
         static func isHex(_ text: Substring) -> Bool {

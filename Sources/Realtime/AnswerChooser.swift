@@ -1,4 +1,6 @@
+import Foundation
 import Model
+
 /// Picks the message a realtime server answers with, from a snapshot: for the request's product,
 /// its subscriber (`originalTransactionId`) and locale (`userLocale`).
 ///
@@ -8,6 +10,13 @@ import Model
 /// product, so the same subscriber always gets the same arm while the arms stay the same. Nothing
 /// listed is usable, or no `realtime:`: the locale's default. Nil: the server has nothing to
 /// answer with, and Apple falls back by itself.
+///
+/// The weighted split is weighted rendezvous hashing (docs/realtime.md, "Stable arms"): each
+/// usable arm scores `-ln(u) / weight`, `u` a hash of the subscriber, the product and the arm's
+/// message key mapped into (0, 1), and the lowest score wins. A subscriber's score for an arm
+/// depends on nothing else, so a subscriber changes arm only when their own arm stops being
+/// usable, and comes back when it does; arms leaving and coming back, and new snapshot
+/// generations, move nobody else. Each arm wins with probability weight / total.
 ///
 /// `excluding` makes whole kinds of answer unusable: a server that cannot sign offers (no In-App
 /// Purchase key) passes `[.promotionalOffer]`, and an offer arm then counts as a message the
@@ -36,14 +45,32 @@ public enum AnswerChooser {
         case .firstUsable:
             return usable[0].answer
         case .weighted:
-            let total = usable.reduce(0) { $0 + UInt64($1.weight) }
-            var point = stableHash(originalTransactionId + "\n" + product.id) % total
-            for arm in usable {
-                if point < UInt64(arm.weight) { return arm.answer }
-                point -= UInt64(arm.weight)
+            var best: (answer: RealtimeSnapshot.Answer, score: Double)?
+            for arm in usable where arm.weight > 0 {
+                let score = rendezvousScore(subscriber: originalTransactionId, product: product.id, arm: arm.answer.key, weight: arm.weight)
+                if best == nil || score < best!.score { best = (arm.answer, score) }
             }
-            return usable[usable.count - 1].answer
+            return best?.answer ?? usable[0].answer
         }
+    }
+
+    /// `-ln(u) / weight`, `u` in (0, 1) from the subscriber, product and arm: the arm with the
+    /// lowest score wins. Exponentially distributed with rate `weight`, so each arm's chance of
+    /// the minimum is its weight's share. No integer arithmetic on the weight: any weight is safe.
+    static func rendezvousScore(subscriber: String, product: String, arm: String, weight: Int) -> Double {
+        let hash = mixed(stableHash(subscriber + "\n" + product + "\n" + arm))
+        // The top 53 bits, plus one half: never 0 or 1, so the logarithm is finite and negative.
+        let unit = (Double(hash >> 11) + 0.5) / 9_007_199_254_740_992.0
+        return -log(unit) / Double(weight)
+    }
+
+    /// SplitMix64's finalizer: FNV-1a of texts that differ in their last bytes differ little in
+    /// their high bits; this spreads every input bit over all 64.
+    static func mixed(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
     }
 
     /// FNV-1a over the UTF-8 bytes: the same on every platform and in every process, unlike

@@ -15,7 +15,7 @@ public enum RealtimeRelease {
     /// Apple holds (`state`), keeping approved versions from the snapshot at `previous`.
     public static func snapshot(
         bundle: URL, bundlePath: String, state: StateFile, previous: URL?, previousPath: String?, generatorVersion: String
-    ) throws(Failure) -> RealtimeSnapshot {
+    ) throws(Failure) -> (snapshot: RealtimeSnapshot, previous: RealtimeSnapshot?) {
         let contents: BundleContents
         do {
             contents = try BundleReader.readVerified(bundle, displayPath: bundlePath)
@@ -24,7 +24,7 @@ public enum RealtimeRelease {
         }
         let earlier = try previous.map { url throws(Failure) in try load(url, displayPath: previousPath ?? url.path) }
         do {
-            return try SnapshotBuilder.build(bundle: contents, state: state, previous: earlier, generatorVersion: generatorVersion)
+            return (try SnapshotBuilder.build(bundle: contents, state: state, previous: earlier, generatorVersion: generatorVersion), earlier)
         } catch {
             throw Failure(error.description)
         }
@@ -78,6 +78,37 @@ public enum RealtimeRelease {
                 "'\(omission.key)' of \(omission.product) is left out in \(locales[id]!.joined(separator: ", ")): \(why)",
                 at: SourceLocation(path: path), fixIts: [FixIt(fix)])
         }
+    }
+
+    /// Whether a snapshot answers nothing at all: no product has a locale with a message.
+    public static func answersNothing(_ snapshot: RealtimeSnapshot) -> Bool {
+        snapshot.products.allSatisfy { $0.locales.allSatisfy(\.messages.isEmpty) }
+    }
+
+    /// Why a snapshot that answers nothing is refused, with what it left out.
+    public static func emptyRefusal(_ snapshot: RealtimeSnapshot) -> String {
+        var counts: [String: Int] = [:]
+        for omission in snapshot.omitted { counts[omission.reason.rawValue, default: 0] += 1 }
+        let parts = RealtimeSnapshot.Omission.Reason.allCases.compactMap { reason in counts[reason.rawValue].map { "\($0) \(reason.rawValue)" } }
+        return "the snapshot answers nothing: no product has a locale with a message Apple shows"
+            + (parts.isEmpty ? "" : " (\(snapshot.omitted.count) left out: \(parts.joined(separator: ", ")))")
+            + (!snapshot.omitted.isEmpty && snapshot.omitted.allSatisfy { $0.reason == .notUploaded }
+                ? "; Apple holds none of this bundle's messages: is the state file of \(snapshot.environment.rawValue), and was the bundle applied?" : "")
+            + "; a state file with empty lists (a failed or mis-pointed fetch) gives this, and a server would then answer every request with 404."
+            + " A first production release whose content all waits for Apple's review is legitimately empty: give --allow-empty to write it; nothing was written"
+    }
+
+    /// Lines naming what `snapshot` no longer answers that `previous` did; empty when nothing is lost.
+    public static func lostLines(_ snapshot: RealtimeSnapshot, previous: RealtimeSnapshot, previousPath: String) -> [String] {
+        let lost = SnapshotBuilder.lost(from: previous, in: snapshot)
+        var lines: [String] = []
+        if !lost.pairs.isEmpty {
+            lines.append("warning: \(lost.pairs.count) product and locale pair\(lost.pairs.count == 1 ? "" : "s") \(previousPath) answers no longer answered: " + lost.pairs.joined(separator: ", "))
+        }
+        if !lost.messages.isEmpty {
+            lines.append("warning: \(lost.messages.count) message\(lost.messages.count == 1 ? "" : "s") \(previousPath) answers with no longer answered (the file's \"omitted\" says why for those the sources keep): " + lost.messages.joined(separator: ", "))
+        }
+        return lines
     }
 
     /// One line per count: answerable messages, and those left out by reason.

@@ -89,15 +89,17 @@ extension RealtimeSnapshot.Answer {
 }
 
 extension RealtimeSnapshot.Omission {
+    /// `identifier` is left out when there is none: a message the bundle does not ship.
     var json: JSONValue {
-        [
+        var object: [String: JSONValue] = [
             "product": .string(product),
             "locale": .string(locale),
             "key": .string(key),
-            "identifier": .string(identifier),
             "reason": .string(reason.rawValue),
             "detail": .string(detail),
         ]
+        if !identifier.isEmpty { object["identifier"] = .string(identifier) }
+        return .object(object)
     }
 }
 
@@ -195,7 +197,8 @@ private struct SnapshotDecoder {
             }
             omitted.append(RealtimeSnapshot.Omission(
                 product: try name("product", in: item), locale: try name("locale", in: item), key: try name("key", in: item),
-                identifier: try identifier("identifier", in: item), reason: reason, detail: try string("detail", in: item)))
+                identifier: item.member("identifier") == nil ? "" : try identifier("identifier", in: item), reason: reason,
+                detail: try string("detail", in: item)))
         }
         return RealtimeSnapshot(
             generatorVersion: try string("version", in: generator), bundleId: try string("bundleId", in: root), environment: environment,

@@ -68,7 +68,7 @@ extension RealtimeSnapshot {
                     "type": "array",
                     "items": [
                         "type": "object",
-                        "required": ["product", "locale", "key", "identifier", "reason", "detail"],
+                        "required": ["product", "locale", "key", "reason", "detail"],
                         "properties": [
                             "product": name, "locale": name, "key": name, "identifier": uuid,
                             "reason": ["enum": .array(Omission.Reason.allCases.map { .string($0.rawValue) })],

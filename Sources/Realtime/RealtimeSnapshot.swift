@@ -158,11 +158,21 @@ public struct RealtimeSnapshot: Hashable, Sendable {
             case noOfferId = "no-offer-id"
             /// A switch-plan message without `switchTo`.
             case noSwitchProduct = "no-switch-product"
+            /// The bundle does not ship it (its manifest's `notShipped`): the locale waits for its
+            /// translation, …; the reasons are the manifest's.
+            case untranslated
+            case withheldStale = "withheld-stale"
+            case belowMinimumState = "below-minimum-state"
+            case failingRules = "failing-rules"
+            case unreadableFile = "unreadable-file"
+            /// Not shipped for a reason this msgc does not know.
+            case notShipped = "not-shipped"
         }
 
         public var product: String
         public var locale: String
         public var key: String
+        /// The bundle's upload; empty for what the bundle does not ship.
         public var identifier: String
         public var reason: Reason
         /// What exactly, in a sentence: which upload is in which state, what answers meanwhile.

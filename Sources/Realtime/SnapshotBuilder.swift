@@ -8,7 +8,11 @@ import Model
 /// and Apple holds it and every image it shows: APPROVED in production; in sandbox, which
 /// approves by itself, anything but REJECTED. One that is not, but whose version in the
 /// previous snapshot Apple still holds approved (images included), is answered with that
-/// version meanwhile. Every message left out is listed with its reason.
+/// version meanwhile. Every message left out is listed with its reason, and so is every message
+/// the sources configure that the bundle does not ship (the manifest's `notShipped`: a locale
+/// waiting for its translation, …), answered meanwhile with the previous snapshot's version
+/// where Apple still holds it approved, unless the writer withheld the old text on purpose
+/// (`withheld-stale`).
 public enum SnapshotBuilder {
     public struct Failure: Error, Equatable, CustomStringConvertible {
         public var description: String
@@ -78,6 +82,24 @@ public enum SnapshotBuilder {
             }
         }
 
+        for item in manifest.notShipped ?? [] {
+            let reason = RealtimeSnapshot.Omission.Reason(rawValue: item.reason).flatMap { Self.notShippedReasons.contains($0) ? $0 : nil } ?? .notShipped
+            let what = "the bundle does not ship \(item.product)/\(item.key) in \(item.locale) (\(item.reason)), which its sources configure"
+            if reason != .withheldStale, var kept = previous?.product(item.product)?.locale(item.locale)?.message(key: item.key),
+               judge.problem(message: kept.identifier, images: kept.images) == nil,
+               answers[item.product]?[item.locale]?.contains(where: { $0.key == item.key }) != true {
+                kept.version = .previous
+                answers[item.product, default: [:]][item.locale, default: []].append(kept)
+                omitted.append(.init(
+                    product: item.product, locale: item.locale, key: item.key, identifier: kept.identifier, reason: reason,
+                    detail: "\(what); the previous version \(kept.identifier), which Apple holds approved, answers meanwhile"))
+            } else {
+                omitted.append(.init(
+                    product: item.product, locale: item.locale, key: item.key, identifier: "", reason: reason,
+                    detail: reason == .withheldStale ? "\(what): its sources withhold the previous translation, so nothing answers there until the new one is built" : what))
+            }
+        }
+
         var products: [RealtimeSnapshot.Product] = []
         for config in productConfigs {
             var locales: [RealtimeSnapshot.Locale] = []
@@ -99,6 +121,25 @@ public enum SnapshotBuilder {
         return RealtimeSnapshot(
             generatorVersion: generatorVersion, bundleId: manifest.bundleId, environment: manifest.environment,
             bundleDigest: manifest.digest, release: manifest.release, products: products, omitted: omitted)
+    }
+
+    static let notShippedReasons: Set<RealtimeSnapshot.Omission.Reason> = [.untranslated, .withheldStale, .belowMinimumState, .failingRules, .unreadableFile]
+
+    /// The (product, locale) pairs and messages `previous` answers with that `snapshot` does not:
+    /// what a new snapshot takes away from subscribers, sorted.
+    public static func lost(from previous: RealtimeSnapshot, in snapshot: RealtimeSnapshot) -> (pairs: [String], messages: [String]) {
+        var pairs: [String] = []
+        var messages: [String] = []
+        for product in previous.products {
+            for locale in product.locales where !locale.messages.isEmpty {
+                let now = snapshot.product(product.id)?.locale(locale.locale)
+                if now?.messages.isEmpty ?? true { pairs.append("\(product.id) in \(locale.locale)") }
+                for answer in locale.messages where now?.message(key: answer.key) == nil {
+                    messages.append("\(product.id)/\(answer.key) in \(locale.locale)")
+                }
+            }
+        }
+        return (pairs.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, messages.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 
     /// Whether Apple shows an upload, as the environment decides.

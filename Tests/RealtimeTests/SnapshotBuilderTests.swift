@@ -136,3 +136,40 @@ import Testing
         #expect(Array(try Data(contentsOf: url)) == RealtimeSnapshot.jsonSchema.canonicalBytes, "run `msgc schema realtime-snapshot > schemas/realtime-snapshot.schema.json`")
     }
 }
+
+extension SnapshotBuilderTests {
+    /// Issue 43 case 1, the snapshot's half: a locale the bundle does not ship while its sources
+    /// keep it (`notShipped`) is in `omitted` with the manifest's reason, answered meanwhile with
+    /// the previous snapshot's approved version; `withheld-stale` is never answered with the old
+    /// text; `lost` names what the new snapshot no longer answers.
+    @Test func whatTheBundleDoesNotShipIsOmittedWithItsReason() throws {
+        let approvedAll = Self.state(messages: [Self.id(1): .approved, Self.id(2): .approved, Self.id(4): .approved], images: [Self.id(100): .approved])
+        let first = try SnapshotBuilder.build(bundle: Self.bundle(), state: approvedAll, previous: nil, generatorVersion: "test")
+        #expect(first.product(Self.product)?.locale("de-DE")?.message(key: "winback")?.identifier == Self.id(4))
+
+        // The German winback is no longer shipped (its translation is stale); the English one waits for translation of nothing.
+        var bundle = Self.bundle()
+        bundle.manifest.operations.removeAll { $0.locale == "de-DE" }
+        bundle.manifest.notShipped = [.init(product: Self.product, locale: "de-DE", key: "winback", reason: "untranslated"),
+                                      .init(product: Self.product, locale: "fr-FR", key: "winback", reason: "some-future-reason")]
+        let second = try SnapshotBuilder.build(bundle: bundle, state: approvedAll, previous: first, generatorVersion: "test")
+        let german = try #require(second.product(Self.product)?.locale("de-DE")?.message(key: "winback"))
+        #expect(german.identifier == Self.id(4) && german.version == .previous)
+        let omitted = Dictionary(uniqueKeysWithValues: second.omitted.map { ("\($0.locale)/\($0.key)", $0) })
+        #expect(omitted["de-DE/winback"]?.reason == .untranslated)
+        #expect(omitted["de-DE/winback"]?.detail.contains("the previous version \(Self.id(4)), which Apple holds approved, answers meanwhile") == true)
+        #expect(omitted["fr-FR/winback"]?.reason == .notShipped && omitted["fr-FR/winback"]?.identifier == "")
+        // Written and read back: an omission without an identifier round-trips.
+        #expect(try RealtimeSnapshot.decode(second.json.canonicalBytes, path: "s.json") == second)
+        #expect(SnapshotBuilder.lost(from: first, in: second).messages.isEmpty)
+
+        // The writer withholds the stale text: nothing answers there, and the new snapshot says what it lost.
+        bundle.manifest.notShipped = [.init(product: Self.product, locale: "de-DE", key: "winback", reason: "withheld-stale")]
+        let withheld = try SnapshotBuilder.build(bundle: bundle, state: approvedAll, previous: first, generatorVersion: "test")
+        #expect(withheld.product(Self.product)?.locale("de-DE") == nil)
+        #expect(withheld.omitted.first { $0.locale == "de-DE" }?.reason == .withheldStale)
+        let lost = SnapshotBuilder.lost(from: first, in: withheld)
+        #expect(lost.pairs == ["\(Self.product) in de-DE"])
+        #expect(lost.messages == ["\(Self.product)/winback in de-DE"])
+    }
+}

@@ -235,9 +235,43 @@ extension RealtimeCommandTests {
         let (folder, bundle, _) = try releasedExample()
         let sandbox = folder.appendingPathComponent("sandbox").path
         #expect(try MsgcRunner.run(["build", "--content", example, "--environment", "sandbox", "--out", sandbox]).status == 0)
-        let result = try MsgcRunner.run(["realtime", "snapshot", sandbox, "--state", folder.appendingPathComponent("state.json").path, "--out", folder.appendingPathComponent("s.json").path])
+        let out = folder.appendingPathComponent("s.json").path
+        // It answers nothing: refused, and named (issue 43 case 3: an empty snapshot passed every gate).
+        let refused = try MsgcRunner.run(["realtime", "snapshot", sandbox, "--state", folder.appendingPathComponent("state.json").path, "--out", out])
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("the snapshot answers nothing"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Apple holds none of this bundle's messages: is the state file of sandbox"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--allow-empty"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let result = try MsgcRunner.run(["realtime", "snapshot", sandbox, "--state", folder.appendingPathComponent("state.json").path, "--out", out, "--allow-empty"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Apple holds none of this bundle's messages"), "\(result.stdout)")
         _ = bundle
+    }
+}
+
+extension RealtimeCommandTests {
+    /// With --previous, a snapshot that answers fewer products, locales or messages than the one
+    /// deployed names them, even with --quiet (issue 43: the snapshot dropped answers without a word).
+    @Test func aSnapshotThatAnswersLessThanThePreviousNamesWhat() throws {
+        let (folder, bundle, state) = try releasedExample(everythingApproved: true)
+        let deployed = folder.appendingPathComponent("deployed.json").path
+        #expect(try MsgcRunner.run(["realtime", "snapshot", bundle, "--state", state, "--out", deployed]).status == 0)
+        // Apple now lists every Japanese message REJECTED.
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle + "/manifest.json"))) as! [String: Any]
+        let japanese = Set((manifest["operations"] as! [[String: Any]]).filter { $0["op"] as? String == "uploadMessage" && $0["locale"] as? String == "ja" }.map { $0["identifier"] as! String })
+        #expect(!japanese.isEmpty)
+        var held = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as! [String: [String: [[String: String]]]]
+        held["messages"]!["messageIdentifiers"] = held["messages"]!["messageIdentifiers"]!.map { entry in
+            japanese.contains(entry["messageIdentifier"]!) ? ["messageIdentifier": entry["messageIdentifier"]!, "messageState": "REJECTED"] : entry
+        }
+        let rejected = folder.appendingPathComponent("rejected.json").path
+        try JSONSerialization.data(withJSONObject: held).write(to: URL(fileURLWithPath: rejected))
+        let result = try MsgcRunner.run(["realtime", "snapshot", bundle, "--state", rejected, "--out", folder.appendingPathComponent("s.json").path, "--previous", deployed, "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("deployed.json answers no longer answered: com.example.parla.plus.monthly in ja"), "\(result.stdout)")
+        #expect(result.stdout.contains("com.example.parla.plus.yearly/winback in ja"), "\(result.stdout)")
+        let same = try MsgcRunner.run(["realtime", "snapshot", bundle, "--state", state, "--out", folder.appendingPathComponent("t.json").path, "--previous", deployed])
+        #expect(!same.stdout.contains("no longer answered"), "\(same.stdout)")
     }
 }

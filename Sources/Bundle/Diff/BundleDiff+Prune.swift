@@ -11,29 +11,22 @@ extension BundleDiff {
         public var what: String
     }
 
-    /// What the old bundle uploaded or configured that the new one does not use: what `msgc prune`
-    /// would delete after the new release, as far as the bundles tell (Apple may have deleted
-    /// some already, and prune keeps a message Apple still serves as a default the new bundle keeps).
-    static func prunable(old: BundleContents, new: BundleContents) -> [Prunable] {
-        let used = Set(new.manifest.entries.compactMap(\.identifier))
-        let configured = Set(new.manifest.entries.filter { $0.operation == .configureDefault }.map { "\($0.product ?? "")/\($0.locale ?? "")" })
-        var seen = Set<String>()
-        var result: [Prunable] = []
-        for entry in old.manifest.entries {
-            switch entry.operation {
-            case .configureDefault:
-                let pair = "\(entry.product ?? "")/\(entry.locale ?? "")"
-                guard !configured.contains(pair), seen.insert("default " + pair).inserted else { continue }
-                result.append(Prunable(kind: .defaultConfiguration, identifier: pair, what: "\(entry.product ?? "") in \(entry.locale ?? "")"))
-            case .uploadMessage, .uploadImage:
-                guard let identifier = entry.identifier, !used.contains(identifier), seen.insert(identifier).inserted else { continue }
-                let isImage = entry.operation == .uploadImage
-                result.append(Prunable(
-                    kind: isImage ? .image : .message, identifier: identifier,
-                    what: isImage ? "\(entry.source) \(entry.imageSize?.rawValue ?? "")" : "\(entry.product ?? "")/\(entry.key ?? "") in \(entry.locale ?? "")"))
+    /// The plan `msgc prune NEW --previous OLD` works out (`PrunePlan`), with Apple as it will be
+    /// once the new bundle is applied and every upload approved: what it would delete, and what
+    /// it keeps although the new bundle does not use it (what earlier bundles shipped for a
+    /// locale the new one does not ship while its sources keep it).
+    static func prunePlan(old: BundleContents, oldPath: String, new: BundleContents) -> PrunePlan {
+        PrunePlan.make(live: new, earlier: [(oldPath, old)], apple: .assumed(live: new, earlier: [old]))
+    }
+
+    static func prunable(_ plan: PrunePlan) -> [Prunable] {
+        plan.deletions.map { deletion in
+            let kind: Prunable.Kind = switch deletion.kind {
+            case .defaultConfiguration: .defaultConfiguration
+            case .message: .message
+            case .image: .image
             }
+            return Prunable(kind: kind, identifier: deletion.identifier, what: deletion.what)
         }
-        let order: [Prunable.Kind: Int] = [.defaultConfiguration: 0, .message: 1, .image: 2]
-        return result.sorted { (order[$0.kind]!, $0.identifier) < (order[$1.kind]!, $1.identifier) }
     }
 }

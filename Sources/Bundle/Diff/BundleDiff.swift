@@ -78,6 +78,8 @@ public struct BundleDiff: Sendable {
     /// What `msgc prune NEW --previous OLD` would delete once the new bundle is applied, if Apple
     /// still holds it (`BundleDiff+Prune.swift`).
     public var prunable: [Prunable] = []
+    /// What that prune keeps although the new bundle does not use it, and why.
+    public var pruneKept: [PrunePlan.Kept] = []
 
     /// Whether the bundles differ at all.
     public var hasChanges: Bool {
@@ -157,7 +159,9 @@ public struct BundleDiff: Sendable {
                  release: bundle.manifest.release, digest: bundle.manifest.digest)
         }
         var diff = BundleDiff(old: side(old, oldPath), new: side(new, newPath), messages: messages, images: images, defaults: defaults)
-        diff.prunable = prunable(old: old, new: new)
+        let plan = prunePlan(old: old, oldPath: oldPath, new: new)
+        diff.prunable = prunable(plan)
+        diff.pruneKept = plan.kept
         return diff
     }
 

@@ -49,6 +49,10 @@ public enum BundleDiffTextRenderer {
                 out += item.kind == .defaultConfiguration ? "\n" : "  \(item.identifier)\n"
             }
         }
+        if !diff.pruneKept.isEmpty {
+            out += "\nkept by that prune although the new bundle does not use them: \(diff.pruneKept.count)\n"
+            for item in diff.pruneKept { out += "  kept \(safe(item.name)): \(safe(item.why))\n" }
+        }
         out += "\n"
         out += "messages: " + counts(diff.messages.map(\.change), [.new, .gone, .changed, .unchanged]) + "\n"
         out += "images: " + counts(diff.images.map(\.change), [.new, .gone, .changed, .unchanged]) + "\n"
@@ -140,7 +144,7 @@ public enum BundleDiffJSONRenderer {
              "oldKey": optional($0.oldKey), "newKey": optional($0.newKey),
              "oldMessageIdentifier": optional($0.oldMessage), "newMessageIdentifier": optional($0.newMessage), "deferred": .bool($0.isDeferred)]
         }
-        let document: JSONValue = [
+        var document: JSONValue = [
             "schemaVersion": .integer(schemaVersion),
             "old": side(diff.old),
             "new": side(diff.new),
@@ -155,6 +159,10 @@ public enum BundleDiffJSONRenderer {
             "review": .array(diff.identifiersToReview.map { .string($0) }),
             "prune": .array(diff.prunable.map { ["kind": .string($0.kind.rawValue), "identifier": .string($0.identifier), "what": .string($0.what)] }),
         ]
+        if !diff.pruneKept.isEmpty, case .object(var members) = document {
+            members["pruneKept"] = .array(diff.pruneKept.map { ["name": .string($0.name), "why": .string($0.why)] })
+            document = .object(members)
+        }
         return document.canonicalText
     }
 }

@@ -5,6 +5,7 @@ import Compiler
 import Diagnostics
 import Foundation
 import Model
+import Realtime
 
 extension Msgc {
     struct Prune: MsgcCommand {
@@ -17,8 +18,16 @@ extension Msgc {
                 locale of the earlier bundles and this one, then plans: each default Apple serves for a \
                 product and locale this bundle no longer configures, each message and image an earlier \
                 bundle names that this bundle does not use (--all-unreferenced: everything Apple lists \
-                that this bundle does not use, whoever uploaded it). It never deletes what this bundle \
-                uses, a message Apple serves as a default it keeps, or an image a kept message uses.
+                that this bundle does not use, whoever uploaded it). It never deletes what is live \
+                (docs/live.md): what this bundle uses, a message Apple serves as a default it keeps, \
+                an approved message whose replacement Apple has not approved yet (the next prune \
+                after approval deletes it), what earlier bundles shipped for a product, locale and \
+                key this bundle does not ship but its sources keep (a locale waiting for its \
+                translation), what a deployed realtime snapshot given with --snapshot answers with, \
+                or an image a kept message uses. Each kept item is printed with why.
+
+                Get Default Message answering anything but a default or Apple's 404 \
+                DefaultMessageNotFoundError stops the run before anything is deleted.
 
                 Without --confirm it is a dry run: it prints each deletion, why, and the count. \
                 --confirm N deletes only when N is that count (defaults, then messages, then images); \
@@ -39,6 +48,9 @@ extension Msgc {
 
         @Flag(name: .long, help: "Also delete what no bundle of this project names: everything Apple lists that this bundle does not use.")
         var allUnreferenced = false
+
+        @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("The realtime snapshots deployed now: what they answer with is kept.", valueName: "snapshot"))
+        var snapshot: [String] = []
 
         @Option(name: .long, help: ArgumentHelp("Delete, when N is the count the dry run printed.", valueName: "n"))
         var confirm: Int?
@@ -74,9 +86,10 @@ extension Msgc {
             } catch let error as BundleReader.Failure {
                 throw Refusal(.failure, "\(error); nothing was deleted")
             }
+            let snapshots = try snapshot.map { path in try Self.answers(of: path, for: contents.manifest) }
             let credentials = try apple.credentials(bundleID: contents.manifest.bundleId)
             let pruner = Pruner(
-                contents: contents, previous: earlier, allUnreferenced: allUnreferenced, credentials: credentials, base: try apple.base(),
+                contents: contents, previous: earlier, allUnreferenced: allUnreferenced, snapshots: snapshots, credentials: credentials, base: try apple.base(),
                 pace: try apple.pace(uploadRate: rate))
             let quiet = quiet
             let progress = ProgressLines()
@@ -93,7 +106,11 @@ extension Msgc {
                 }
             }
             lines += plan.kept.map { "kept \($0.name): \($0.why)" }
-            lines += plan.warnings.map { "warning: \($0)" }
+            let waiting = plan.kept.count(where: \.untilApproval)
+            if waiting > 0 {
+                lines.append("\(waiting) kept until Apple approves \(waiting == 1 ? "its replacement" : "their replacements"): run prune again after approval to delete \(waiting == 1 ? "it" : "them")")
+            }
+            lines += report.warnings.map { "warning: \($0)" }
             if confirm == nil && report.failure == nil {
                 lines.append("dry run: \(plan.headline); nothing was changed at Apple")
                 if !plan.deletions.isEmpty {
@@ -120,6 +137,21 @@ extension Msgc {
             if let failure = report.failure { lines.append("stopped: \(failure)") }
             try Output.write(lines.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
             return Outcome(status: report.status)
+        }
+
+        /// What the deployed snapshot at `path` answers with; refused unless it is of the bundle's app and environment.
+        static func answers(of path: String, for manifest: Manifest) throws -> PrunePlan.Snapshot {
+            let snapshot: RealtimeSnapshot
+            do {
+                snapshot = try RealtimeRelease.read(URL(fileURLWithPath: path), displayPath: path).snapshot
+            } catch {
+                throw Refusal(.failure, "\(error); nothing was deleted")
+            }
+            guard snapshot.bundleId == manifest.bundleId, snapshot.environment == manifest.environment else {
+                throw Refusal(.failure, "'\(path)' is a realtime snapshot of \(snapshot.bundleId) in \(snapshot.environment.rawValue), not of \(manifest.bundleId) in \(manifest.environment.rawValue); nothing was deleted")
+            }
+            let answers = snapshot.products.flatMap(\.locales).flatMap(\.messages)
+            return PrunePlan.Snapshot(path: path, messages: Set(answers.map(\.identifier)), images: Set(answers.flatMap(\.images)))
         }
 
         static func verb(_ result: Pruner.Result) -> String {

@@ -22,12 +22,19 @@ extension Msgc {
                     wrote for the same environment. In production a message is answerable once Apple \
                     holds it and every image it shows APPROVED; sandbox approves by itself. With \
                     --previous, a message whose new version waits for review is answered with its last \
-                    approved version meanwhile. The file lists every message left out and why \
-                    (docs/realtime.md).
+                    approved version meanwhile, and so is one the bundle does not ship while its \
+                    sources keep it (a locale waiting for its translation). The file lists every message \
+                    of the sources left out and why (docs/realtime.md); with --previous, the output names \
+                    every product, locale and message the previous snapshot answered that this one does not.
+
+                    A snapshot that answers nothing at all (no product has a locale with a message) is \
+                    refused and not written, unless --allow-empty: a state file with empty lists gives \
+                    one, while a first production release whose content all waits for review is \
+                    legitimately empty.
 
                     Exit status: 0 written (warnings name messages that need their sources fixed); \
-                    2 a bundle, state file or previous snapshot that cannot be used, or a file that \
-                    cannot be written.
+                    1 the snapshot answers nothing (without --allow-empty; nothing written); 2 a bundle, \
+                    state file or previous snapshot that cannot be used, or a file that cannot be written.
                     """)
 
             @Argument(help: ArgumentHelp("The bundle folder `msgc build` wrote.", valueName: "bundle"))
@@ -42,6 +49,9 @@ extension Msgc {
             @Option(name: .long, help: ArgumentHelp("The snapshot now deployed, whose approved versions answer while new ones wait for review.", valueName: "file"))
             var previous: String?
 
+            @Flag(name: .long, help: "Write a snapshot that answers nothing (a first production release whose content all waits for review).")
+            var allowEmpty = false
+
             @OptionGroup var output: RealtimeOutputOptions
 
             func validate() throws {
@@ -55,17 +65,30 @@ extension Msgc {
 
             func execute() throws -> Outcome {
                 guard let held = try StateOption.load(state, color: output.color, format: output.format) else { return .success }
-                let snapshot: RealtimeSnapshot
+                let made: (snapshot: RealtimeSnapshot, previous: RealtimeSnapshot?)
                 do {
-                    snapshot = try RealtimeRelease.snapshot(
+                    made = try RealtimeRelease.snapshot(
                         bundle: URL(fileURLWithPath: bundle), bundlePath: bundle, state: held,
                         previous: previous.map { URL(fileURLWithPath: $0) }, previousPath: previous, generatorVersion: Msgc.version)
+                } catch {
+                    throw Refusal(.failure, "\(error); nothing was written")
+                }
+                let snapshot = made.snapshot
+                if RealtimeRelease.answersNothing(snapshot) && !allowEmpty {
+                    throw Refusal(.findings, RealtimeRelease.emptyRefusal(snapshot))
+                }
+                do {
                     try FileOutput.write(snapshot.json.canonicalBytes, to: URL(fileURLWithPath: out))
                 } catch {
                     throw Refusal(.failure, "\(error); nothing was written")
                 }
                 try output.write(RealtimeRelease.findings(snapshot, path: out), sources: [:], to: .standardError)
-                if !output.quiet { try Output.write(RealtimeRelease.summary(snapshot, path: out), to: .standardOutput) }
+                var summary = output.quiet ? "" : RealtimeRelease.summary(snapshot, path: out)
+                if let earlier = made.previous, let previous {
+                    // What subscribers lose is said even with --quiet.
+                    summary += RealtimeRelease.lostLines(snapshot, previous: earlier, previousPath: previous).map { TerminalText.escaped($0) + "\n" }.joined()
+                }
+                if !summary.isEmpty { try Output.write(summary, to: .standardOutput) }
                 return .success
             }
         }

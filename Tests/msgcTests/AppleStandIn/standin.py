@@ -41,7 +41,8 @@ deleted while a default pointed at them.
 
 GET /_standin/log returns what was asked (with times), what is held, and `early` (requests
 before their Retry-After) and `outOfOrder` (a message before its images, a default before its
-message); POST /_standin/approve approves all; POST /_standin/calm drops rateLimit faults.
+message); "defaultReadErrors": {"PRODUCT/LOCALE": error name} makes Get Default Message answer
+that error there (the default stays); POST /_standin/approve approves all; POST /_standin/calm drops rateLimit faults.
 """
 
 import datetime
@@ -71,6 +72,7 @@ ERRORS = {
     "RateLimitExceeded": (429, 4290000), "GeneralInternal": (500, 5000000), "HeaderTooLong": (400, 4000162),
     "InvalidImage": (400, 4000161), "GeneralBadRequest": (400, 4000000),
     "ImageInUse": (403, 4030019), "ImageNotFound": (404, 4040014), "DefaultMessageNotFound": (404, 4040020),
+    "InvalidLocale": (400, 4000164),
 }
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 ROUTES = [
@@ -333,6 +335,10 @@ def make_handler(state, public_key):
                 entry["status"] = 200
                 return self.reply(200)
             if name == "getDefault":
+                refused = config.get("defaultReadErrors", {}).get(f"{match.group(1)}/{match.group(2)}")
+                if refused:
+                    entry["status"] = ERRORS[refused][0]
+                    return self.error(refused, "refused to read this default")
                 identifier = state.defaults.get(f"{match.group(1)}/{match.group(2)}")
                 if identifier is None:
                     entry["status"] = 404
