@@ -210,7 +210,8 @@ struct RealtimeResponderTests {
         let production = try fixtures.responder(environment: .production)
         #expect(production.respond(to: body, receivedAt: RealtimeFixtures.now).outcome == .refused(.wrongEnvironment))
         let unidentified = try fixtures.responder(environment: .production, appAppleId: nil)
-        #expect(unidentified.configurationProblem != nil)
+        // The problem names the flag that gives the id, not only the id.
+        #expect(unidentified.configurationProblem?.contains("--app-apple-id ID") == true, "\(unidentified.configurationProblem ?? "")")
         #expect(unidentified.respond(to: body, receivedAt: RealtimeFixtures.now).outcome == .refused(.wrongApp))
     }
 
