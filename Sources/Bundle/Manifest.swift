@@ -283,7 +283,7 @@ public struct Manifest: Hashable, Sendable {
                 throw fail(root.member("digest")!, "\"digest\" must be sha256: and 64 lower-case hexadecimal digits")
             }
             guard let operations = root.member("operations") else { throw fail(root, "missing \"operations\"") }
-            return Manifest(
+            let manifest = Manifest(
                 generatorVersion: try string("version", in: generator),
                 bundleId: try string("bundleId", in: root),
                 environment: environment,
@@ -294,6 +294,26 @@ public struct Manifest: Hashable, Sendable {
                 deferred: try root.member("deferred").map { node throws(Failure) in try entries(node, section: "deferred") },
                 unreferenced: try root.member("unreferenced").map { node throws(Failure) in try unreferenced(node) },
                 products: try root.member("products").map { node throws(Failure) in try products(node) })
+            if let products = manifest.products {
+                for section in ["operations", "present", "deferred"] {
+                    guard let list = root.member(section), case .array(let items) = list.value else { continue }
+                    for item in items { try checkSwitchTo(item, products: products) }
+                }
+            }
+            return manifest
+        }
+
+        /// A switch-plan message's `switchTo`, re-checked where it is read (lint's PRJ010 checked
+        /// the sources): another product of `products` in the same subscription group as the
+        /// message's own, or the answer would offer a plan Apple cannot switch to.
+        func checkSwitchTo(_ item: JSONDocument.Node, products: [Product]) throws(Failure) {
+            guard let node = item.member("switchTo"), case .string(let target) = node.value,
+                case .string(let own)? = item.member("product")?.value
+            else { return }
+            let group = products.first { $0.id == own }?.group
+            guard target != own, let group, products.first(where: { $0.id == target })?.group == group else {
+                throw fail(node, "\"switchTo\" '\(target)' is not another product of the group of '\(own)' (\(group.map { "'\($0)'" } ?? "no group") in \"products\")")
+            }
         }
 
         static func isHex(_ text: Substring) -> Bool {

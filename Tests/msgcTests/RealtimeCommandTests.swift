@@ -128,6 +128,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// A manifest's `switchTo` is re-checked where it is read: edited to a product outside the
+    /// message's group (or not in msgc.yaml), the snapshot is refused, naming the line.
+    @Test func aSwitchToOutsideTheGroupIsRefusedWhereTheManifestIsRead() throws {
+        let (folder, bundle, state) = try releasedExample(everythingApproved: true)
+        let manifestPath = bundle + "/manifest.json"
+        let text = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        let original = "\"switchTo\": \"com.example.parla.plus.monthly\""
+        #expect(text.contains(original))
+        for target in ["com.example.other.monthly", "com.example.parla.plus.yearly"] {
+            try text.replacingOccurrences(of: original, with: "\"switchTo\": \"\(target)\"").write(toFile: manifestPath, atomically: true, encoding: .utf8)
+            let out = folder.appendingPathComponent("snapshot.json").path
+            let result = try MsgcRunner.run(["realtime", "snapshot", bundle, "--state", state, "--out", out])
+            #expect(result.status == 2, "\(target): \(result.stderr)")
+            #expect(result.stderr.contains("manifest.json:") && result.stderr.contains("\"switchTo\" '\(target)' is not another product of the group"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
     /// `--no-answer` asserts that a server's 404 is right: exit 0 where the snapshot has no answer
     /// for the product and locale, 1 (RTM010) where it has one; an empty RESPONSE says to use it.
     @Test func checkAssertsThatNoAnswerIsRight() throws {
