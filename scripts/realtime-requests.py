@@ -94,9 +94,12 @@ class Seeded:
     def digest(self, label):
         return hashlib.sha256(f"{self.seed}\0{label}".encode("utf-8")).digest()
 
-    def private_key(self, label):
-        scalar = int.from_bytes(self.digest("key:" + label), "big") % (CURVE_ORDER - 1) + 1
-        return ec.derive_private_key(scalar, ec.SECP256R1())
+    def private_key(self, label, curve=None):
+        if curve is None:
+            scalar = int.from_bytes(self.digest("key:" + label), "big") % (CURVE_ORDER - 1) + 1
+            return ec.derive_private_key(scalar, ec.SECP256R1())
+        # Another 256-bit curve: a scalar below 2^200 is below its order too.
+        return ec.derive_private_key(int.from_bytes(self.digest("key:" + label), "big") % 2**200 + 1, curve)
 
     def serial(self, label):
         return int.from_bytes(self.digest("serial:" + label)[:16], "big") | 1
@@ -113,10 +116,11 @@ class Certificate:
         self.x5c = base64.b64encode(self.der).decode("ascii")
 
 
-def make_certificate(seeded, label, subject, issuer, *, ca, oid=None, not_before=LONG_NOT_BEFORE, not_after=LONG_NOT_AFTER):
+def make_certificate(seeded, label, subject, issuer, *, ca, oid=None, not_before=LONG_NOT_BEFORE, not_after=LONG_NOT_AFTER, curve=None):
     """A certificate OpenSSL's strict mode (which Apple's Python library turns on) accepts:
-    version 3, key identifiers, a critical basicConstraints and keyUsage; `issuer` None: self-signed."""
-    key = seeded.private_key(label)
+    version 3, key identifiers, a critical basicConstraints and keyUsage; `issuer` None: self-signed;
+    `curve` another curve than P-256 for its key."""
+    key = seeded.private_key(label, curve)
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject),
                       x509.NameAttribute(NameOID.ORGANIZATION_NAME, "msgc test PKI")])
     issuer_name = name if issuer is None else issuer.certificate.subject
@@ -151,6 +155,11 @@ class PKI:
                                              not_before=now - 30 * day, not_after=now - day)
         self.future_leaf = make_certificate(seeded, "future-leaf", "msgc Test Not Yet Valid Leaf", self.intermediate, ca=False, oid=LEAF_OID,
                                             not_before=now + day, not_after=now + 30 * day)
+        # 256-bit keys on other curves: the chain verifies, but ES256 is P-256 only.
+        self.secp256k1_leaf = make_certificate(seeded, "secp256k1-leaf", "msgc Test Leaf On secp256k1", self.intermediate, ca=False,
+                                               oid=LEAF_OID, curve=ec.SECP256K1())
+        self.brainpool_leaf = make_certificate(seeded, "brainpool-leaf", "msgc Test Leaf On brainpoolP256r1", self.intermediate, ca=False,
+                                               oid=LEAF_OID, curve=ec.BrainpoolP256R1())
         self.self_signed_leaf = make_certificate(seeded, "self-signed-leaf", "msgc Test Self-Signed Leaf", None, ca=False, oid=LEAF_OID)
         self.offer_key = seeded.private_key("offer-key")
 
@@ -328,6 +337,10 @@ class Generator:
              "the leaf lacks extension 1.2.840.113635.100.6.11.1", "missing-oid"),
             ("intermediate-without-oid", [pki.leaf_under_intermediate_without_oid, pki.intermediate_without_oid, pki.root],
              "the intermediate lacks extension 1.2.840.113635.100.6.2.1", "missing-oid"),
+            ("leaf-on-secp256k1", [pki.secp256k1_leaf, pki.intermediate, pki.root],
+             "a leaf whose key is a 256-bit EC key on secp256k1, signing as ES256 (P-256 only)", "bad-signature"),
+            ("leaf-on-brainpoolP256r1", [pki.brainpool_leaf, pki.intermediate, pki.root],
+             "a leaf whose key is a 256-bit EC key on brainpoolP256r1, signing as ES256 (P-256 only)", "bad-signature"),
             ("leaf-expired", [pki.expired_leaf, pki.intermediate, pki.root],
              "the leaf expired the day before signedDate", "certificate-expired"),
             ("leaf-not-yet-valid", [pki.future_leaf, pki.intermediate, pki.root],
@@ -350,6 +363,36 @@ class Generator:
             reason="leaf and intermediate good, but x5c's third certificate is another root", refusal="untrusted-chain",
             note="Apple's library never reads x5c's third certificate (it completes the chain with its own trusted root) "
                  "and accepts; msgc holds it to be the root the chain ends in, as the header claims")
+
+        # The header beyond alg and x5c, as PyJWT reads it.
+        x5c = [certificate.x5c for certificate in chain]
+        for name, extra, reason, note in (
+            ("kid-not-string", {"kid": 7}, "a kid that is a number", None),
+            ("crit-unknown", {"crit": ["exp"], "exp": 1}, "a crit header naming an extension no verifier supports", None),
+            ("crit-empty", {"crit": []}, "an empty crit header", None),
+            ("b64-false", {"b64": False, "crit": ["b64"]}, "b64 false (an unencoded payload), declared critical", None),
+            ("b64-false-not-critical", {"b64": False}, "b64 false without crit", None),
+            ("crit-b64-true", {"b64": True, "crit": ["b64"]}, "crit naming b64, with b64 true",
+             "PyJWT accepts crit [\"b64\"] when b64 is there; Apple sends no crit, and msgc refuses every one"),
+        ):
+            data, payload = signed("header-" + name, header={"alg": "ES256", "x5c": x5c, **extra})
+            add("hostile", "header-" + name, data, payload=payload, reason=reason, refusal="malformed-jws", note=note)
+
+        # Registered claims, as PyJWT's decode checks them (no audience expected, no leeway);
+        # times far from any --now, so that Apple's library, which reads the clock, agrees.
+        for name, change, reason, refusal, note in (
+            ("exp-past", {"exp": 1000000000}, "exp in 2001: the token expired", "stale", None),
+            ("nbf-future", {"nbf": 4102444800}, "nbf in 2100: not valid yet", "future", None),
+            ("iat-future", {"iat": 4102444800}, "iat in 2100: issued in the future", "future", None),
+            ("exp-not-number", {"exp": "soon"}, "exp that is not a number", "malformed-payload", None),
+            ("exp-as-string", {"exp": "4102444800"}, "exp as a numeric string", "malformed-payload",
+             "PyJWT reads a numeric string as a time with Python's int(); msgc takes a JSON number only"),
+            ("aud-present", {"aud": "com.example.parla"}, "an aud claim (Apple's library expects no audience)", "malformed-payload", None),
+            ("sub-not-string", {"sub": 5}, "a sub claim that is a number", "malformed-payload", None),
+            ("jti-not-string", {"jti": ["a"]}, "a jti claim that is a list", "malformed-payload", None),
+        ):
+            data, payload = signed("claims-" + name, self.payload("claims-" + name, **change))
+            add("hostile", "claims-" + name, data, payload=payload, reason=reason, refusal=refusal, note=note)
 
         # The payload.
         other_environment = "Sandbox" if self.arguments.environment == "Production" else "Production"

@@ -91,12 +91,22 @@ final class AppleClient: @unchecked Sendable {
     /// What the client has sent so far.
     var requestCounts: RequestCounts { lock.withLock { counts } }
 
+    /// How much longer than the limit's own spacing msgc waits between two requests to one
+    /// endpoint: 3 %. Spaced at exactly the limit, a request whose latency is a little shorter
+    /// than the one before it lands inside the previous window of a server that counts requests
+    /// in exact one-second windows, and is answered 429; the margin leaves every such window
+    /// 30 ms of slack for that, and costs 3 % of an apply's time.
+    static let paceMargin = 0.03
+
     /// Seconds between requests to each endpoint: Apple's documented limits for an environment,
-    /// or `uploadRate` uploads (and lists) a second with ten times as many configurations.
+    /// or `uploadRate` uploads (and lists) a second with ten times as many configurations, each
+    /// lengthened by `paceMargin`.
     static func intervals(_ environment: Environment, uploadRate: Double? = nil) -> [Endpoint: TimeInterval] {
         let rate = uploadRate ?? (environment == .production ? 1.0 : 0.1)
         var intervals: [Endpoint: TimeInterval] = [:]
-        for endpoint in Endpoint.allCases { intervals[endpoint] = 1 / (endpoint == .configureDefault ? rate * 10 : rate) }
+        for endpoint in Endpoint.allCases {
+            intervals[endpoint] = (1 + paceMargin) / (endpoint == .configureDefault ? rate * 10 : rate)
+        }
         return intervals
     }
 

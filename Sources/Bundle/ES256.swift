@@ -30,9 +30,10 @@ public enum ES256 {
             }
             ERR_clear_error()
             guard let parsed else { throw Failure(description: "no PEM private key in it") }
-            guard EVP_PKEY_get_base_id(parsed) == EVP_PKEY_EC, EVP_PKEY_get_bits(parsed) == 256 else {
+            guard ES256.isP256(parsed) else {
+                let found = ES256.curveName(parsed)
                 EVP_PKEY_free(parsed)
-                throw Failure(description: "Apple's keys are P-256 EC keys")
+                throw Failure(description: "it is \(found), but Apple's keys and ES256 are P-256 (prime256v1) EC keys")
             }
             key = parsed
         }
@@ -82,7 +83,7 @@ public enum ES256 {
         /// Takes `key` (an EVP_PKEY the caller got from libcrypto and no longer uses) if it is a
         /// P-256 key: the owner of the pointer passes it on.
         public static func adopting(_ key: OpaquePointer) -> PublicKey? {
-            guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, EVP_PKEY_get_bits(key) == 256 else {
+            guard ES256.isP256(key) else {
                 EVP_PKEY_free(key)
                 return nil
             }
@@ -97,9 +98,10 @@ public enum ES256 {
             }
             ERR_clear_error()
             guard let parsed else { throw Failure(description: "not a DER SubjectPublicKeyInfo") }
-            guard EVP_PKEY_get_base_id(parsed) == EVP_PKEY_EC, EVP_PKEY_get_bits(parsed) == 256 else {
+            guard ES256.isP256(parsed) else {
+                let found = ES256.curveName(parsed)
                 EVP_PKEY_free(parsed)
-                throw Failure(description: "not a P-256 key")
+                throw Failure(description: "\(found), not a P-256 (prime256v1) key")
             }
             self.init(owning: parsed)
         }
@@ -121,9 +123,10 @@ public enum ES256 {
                 ERR_clear_error()
                 throw Failure(description: "the certificate's key cannot be read")
             }
-            guard EVP_PKEY_get_base_id(parsed) == EVP_PKEY_EC, EVP_PKEY_get_bits(parsed) == 256 else {
+            guard ES256.isP256(parsed) else {
+                let found = ES256.curveName(parsed)
                 EVP_PKEY_free(parsed)
-                throw Failure(description: "the certificate's key is not a P-256 key")
+                throw Failure(description: "the certificate's key is \(found), not a P-256 (prime256v1) key")
             }
             self.init(owning: parsed)
         }
@@ -142,6 +145,28 @@ public enum ES256 {
             ERR_clear_error()
             return valid
         }
+    }
+
+    /// Whether `key` is an EC key on P-256 (prime256v1, secp256r1), the only curve of ES256
+    /// (RFC 7518 §3.4). Being 256 bits long is not enough: secp256k1 and brainpoolP256r1 keys
+    /// are 256-bit EC keys too, and Apple's libraries refuse them for ES256.
+    public static func isP256(_ key: OpaquePointer) -> Bool { curve(of: key) == "prime256v1" }
+
+    /// The curve of an EC key as libcrypto names it (`secp256k1`); nil for another kind of key.
+    static func curve(of key: OpaquePointer) -> String? {
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else { return nil }
+        var name = [CChar](repeating: 0, count: 64)
+        var length = 0
+        guard EVP_PKEY_get_group_name(key, &name, name.count, &length) == 1 else {
+            ERR_clear_error()
+            return "an unnamed curve"
+        }
+        return String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// What `key` is, for a message: "an EC key on secp256k1", "not an EC key".
+    static func curveName(_ key: OpaquePointer) -> String {
+        curve(of: key).map { "an EC key on " + $0 } ?? "not an EC key"
     }
 
     /// DER `SEQUENCE { INTEGER r, INTEGER s }` as r ‖ s, each left-padded to 32 bytes (JWS).

@@ -321,6 +321,12 @@ public struct Manifest: Hashable, Sendable {
                 unreferenced: try root.member("unreferenced").map { node throws(Failure) in try unreferenced(node) },
                 products: try root.member("products").map { node throws(Failure) in try products(node) })
             manifest.notShipped = try root.member("notShipped").map { node throws(Failure) in try notShipped(node) }
+            if let products = manifest.products {
+                for section in ["operations", "present", "deferred"] {
+                    guard let list = root.member(section), case .array(let items) = list.value else { continue }
+                    for item in items { try checkSwitchTo(item, products: products) }
+                }
+            }
             return manifest
         }
 
@@ -332,6 +338,19 @@ public struct Manifest: Hashable, Sendable {
                     reason: try string("reason", in: item)))
             }
             return result
+        }
+
+        /// A switch-plan message's `switchTo`, re-checked where it is read (lint's PRJ010 checked
+        /// the sources): another product of `products` in the same subscription group as the
+        /// message's own, or the answer would offer a plan Apple cannot switch to.
+        func checkSwitchTo(_ item: JSONDocument.Node, products: [Product]) throws(Failure) {
+            guard let node = item.member("switchTo"), case .string(let target) = node.value,
+                case .string(let own)? = item.member("product")?.value
+            else { return }
+            let group = products.first { $0.id == own }?.group
+            guard target != own, let group, products.first(where: { $0.id == target })?.group == group else {
+                throw fail(node, "\"switchTo\" '\(target)' is not another product of the group of '\(own)' (\(group.map { "'\($0)'" } ?? "no group") in \"products\")")
+            }
         }
 
         static func isHex(_ text: Substring) -> Bool {

@@ -43,6 +43,12 @@ public enum TemporaryFiles {
 
     /// Handles SIGINT, SIGTERM and SIGHUP: removes every registered temporary path, then ends
     /// msgc with status 128 + the signal's number, as a shell reports a process the signal ended.
+    ///
+    /// It ends with `_exit`, not `exit`: other threads may still be working (hashing a bundle's
+    /// files with libcrypto), and `exit` would run the process's atexit handlers under them,
+    /// libcrypto's cleanup among them, which freed what those threads were using and ended a
+    /// build in SIGSEGV or SIGBUS rather than its status. Nothing is left to flush: msgc writes
+    /// its output unbuffered, and the registry's lock, kept, stops every further write.
     public static func removeOnInterrupt() {
         let queue = DispatchQueue(label: "msgc.signals")
         registry.lock.lock()
@@ -52,7 +58,7 @@ public enum TemporaryFiles {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler {
                 removeAllAndKeepLocked()
-                exit(128 + signalNumber)
+                _exit(128 + signalNumber)
             }
             source.resume()
             registry.sources.append(source)

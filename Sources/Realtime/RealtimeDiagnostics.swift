@@ -99,10 +99,19 @@ public enum RealtimeDiagnostics {
             .invalidFile("response.json", #"{"message": {"messageIdentifier": "\#(text)"}, ⟦"locale"⟧: "en-US"}"#),
         ])
 
+    public static let answerExpected = RuleInfo(
+        code: "RTM010", name: "answer-expected", severity: .error,
+        summary: "A server answered nothing (404) where the snapshot has an answer for the request's product and locale.",
+        rationale: "`msgc realtime check --no-answer` asserts that answering nothing is right: no locale of the product answers the request's `userLocale`, or the locale that does has neither a usable `realtime:` message nor a default. Where the snapshot has an answer, a server that answers nothing leaves Apple to fall back to a message set up in App Store Connect or the default it holds, and the realtime message is never shown.",
+        examples: [
+            .validFile("request.txt", "--no-answer --product com.example.news.premium.yearly --locale ko-KR"),
+            .invalidFile("request.txt", "--no-answer --product com.example.news.premium.yearly --locale ⟦en-GB⟧"),
+        ])
+
     /// Every code, sorted.
     public static let all: [RuleInfo] = [
         messageLeftOut, invalidResponse, notExactlyOneAnswer, messageNotAnswerable, answerKindMismatch, imageOnOfferAnswer,
-        alternateProductNotInGroup, offerSignatureMismatch, unknownResponseMember,
+        alternateProductNotInGroup, offerSignatureMismatch, unknownResponseMember, answerExpected,
     ]
 
     /// The info for a code or a rule name, case-insensitively.

@@ -19,8 +19,13 @@ import Model
 /// 4. The leaf of the verified chain has Apple's extension 1.2.840.113635.100.6.11.1, the next
 ///    certificate 1.2.840.113635.100.6.2.1.
 /// 5. The signature is the leaf key's ES256 signature of the first two parts.
-/// 6. The payload is a JSON object with every member of `DecodedRealtimeRequestBody`
-///    (`DecodedRealtimeRequest`).
+/// 6. The payload is a JSON object; the registered claims PyJWT checks hold (`iat`, `nbf`
+///    not after now, `exp` after now, no `aud`, `sub` and `jti` strings: `claimsRefusal`); it
+///    has every member of `DecodedRealtimeRequestBody` (`DecodedRealtimeRequest`).
+///
+/// Before step 2, the header is refused as PyJWT refuses it (`headerRefusal`): a `kid` that is
+/// not a string, a `crit`, a `b64` other than `true`. The leaf's key must be on P-256
+/// (`ES256.isP256`): a 256-bit key on secp256k1 or brainpoolP256r1 is refused as ES256 is.
 ///
 /// Every length is capped before anything is decoded, so hostile input costs bounded work.
 /// Whether the request is for this app, environment and time is `RealtimeResponder`'s to judge.
@@ -100,6 +105,8 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
         // signed it, or it is a forgery, and the signature tells which.
         let payload = try? JSONDocument.parse(payloadBytes)
 
+        if let refusal = Self.headerRefusal(header) { return .failure(refusal) }
+
         // Apple's order: an empty x5c, then the algorithm, then the chain's length.
         let chain: [JSONDocument.Node]
         switch header.member("x5c")?.value {
@@ -141,8 +148,55 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
         }
         let signed = Array(jws[parts[0].startIndex..<parts[1].endIndex])
         guard leafKey.verify(signature: signature, of: signed) else { return .failure(.badSignature) }
-        guard let payload, let request = DecodedRealtimeRequest(payload: payload) else { return .failure(.malformedPayload) }
+        guard let payload, case .object = payload.value else { return .failure(.malformedPayload) }
+        if let refusal = Self.claimsRefusal(payload, now: now) { return .failure(refusal) }
+        guard let request = DecodedRealtimeRequest(payload: payload) else { return .failure(.malformedPayload) }
         return .success(request)
+    }
+
+    /// What PyJWT (which Apple's library decodes with) refuses in a JWS header, and a little
+    /// more: a `kid` that is not a string; any `crit` (PyJWT takes only `["b64"]` with `b64`
+    /// present; Apple sends none, so msgc refuses every one); a `b64` other than `true` (PyJWT
+    /// refuses `false`, for which Apple's library passes no detached payload; msgc refuses any
+    /// other value too).
+    static func headerRefusal(_ header: JSONDocument.Node) -> RealtimeRefusal? {
+        if let kid = header.member("kid") {
+            guard case .string = kid.value else { return .malformedJWS }
+        }
+        if header.member("crit") != nil { return .malformedJWS }
+        if let b64 = header.member("b64") {
+            guard case .bool(true) = b64.value else { return .malformedJWS }
+        }
+        return nil
+    }
+
+    /// The registered claims PyJWT's `decode` checks with Apple's library's options (no
+    /// audience, issuer or subject expected, no leeway), in its order, against `now`:
+    /// `iat` or `nbf` after now is `future`; `exp` at or before now is `stale`; any of the three
+    /// not a JSON number, an `aud` at all, a `sub` or `jti` that is not a string is
+    /// `malformedPayload`. Stricter than PyJWT, which reads `"123"` or `true` as a time with
+    /// Python's `int()` and lets an empty `aud` (`""`, `[]`, `0`, `false`) through.
+    static func claimsRefusal(_ payload: JSONDocument.Node, now: Date) -> RealtimeRefusal? {
+        let seconds = now.timeIntervalSince1970
+        /// The claim as Python's `int()` reads a number: truncated toward zero.
+        func time(_ key: String) -> Double?? {
+            guard let node = payload.member(key) else { return .some(nil) }
+            guard case .number(let text) = node.value, let value = Double(text), value.isFinite else { return nil }
+            return .some(value.rounded(.towardZero))
+        }
+        for key in ["iat", "nbf"] {
+            guard let value = time(key) else { return .malformedPayload }
+            if let value, value > seconds { return .future }
+        }
+        guard let expiry = time("exp") else { return .malformedPayload }
+        if let expiry, expiry <= seconds { return .stale }
+        if payload.member("aud") != nil { return .malformedPayload }
+        for key in ["sub", "jti"] {
+            if let node = payload.member(key) {
+                guard case .string = node.value else { return .malformedPayload }
+            }
+        }
+        return nil
     }
 
     /// The leaf's key once the chain (`x5c`: leaf, intermediate, root) leads to a trusted root at

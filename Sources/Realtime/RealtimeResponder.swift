@@ -67,7 +67,7 @@ public struct RealtimeResponder: Sendable {
     public var configurationProblem: String? {
         if verifier == nil { return "no trusted root certificate could be read (each must be one DER X.509 certificate)" }
         if snapshot.environment == .production, configuration.appAppleId == nil {
-            return "a production snapshot needs the app's Apple ID: Apple's requests name it, and a request for another app must be refused"
+            return "a production snapshot needs the app's Apple ID: give it with --app-apple-id ID (msgc realtime serve) or appAppleId (the responder's configuration), the number App Store Connect shows as Apple ID under App Information; Apple's requests name it, and a request for another app must be refused"
         }
         return nil
     }

@@ -34,6 +34,11 @@ public enum ResponseCheck {
         func keyLocation(_ key: String, of value: JSONDocument.Node, path: String) -> SourceLocation {
             Self.keyLocation(key, of: value, path: path, lines: lines)
         }
+        if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            return [RealtimeDiagnostics.invalidResponse.finding(
+                "the answer is empty, not a JSON object", at: SourceLocation(path: path, line: 1, column: 1),
+                fixIts: [FixIt("if the server answered 404 with nothing, check that with --no-answer instead of a RESPONSE")])]
+        }
         let root: JSONDocument.Node
         do {
             root = try JSONDocument.parse(bytes)
@@ -133,6 +138,23 @@ public enum ResponseCheck {
             checkSignature(body, message: message, product: product.id, path: path, memberLocation: keyLocation(memberName, of: body, path: path), into: &findings)
         }
         return findings
+    }
+
+    /// The findings for a server that answered nothing (404) to a request for `request.product`
+    /// in `request.userLocale`, judged against `snapshot` read from `path`: none when the snapshot
+    /// has no answer there either (no locale answers the request, or the one that does has neither
+    /// a usable `realtime:` message nor a default). Whether there is an answer does not depend on
+    /// the subscriber: a weighted split always picks one of its usable arms.
+    public static func checkNoAnswer(path: String, snapshot: RealtimeSnapshot, request: Request) -> [Diagnostic] {
+        guard let product = snapshot.product(request.product), let entry = product.answering(request.userLocale),
+            let answer = AnswerChooser.choose(for: product, in: entry, originalTransactionId: "")
+        else { return [] }
+        let why = answer.key == entry.defaultMessage?.key && !product.realtime.contains { $0.message == answer.key }
+            ? "its default '\(answer.key)'" : "'\(answer.key)' (its realtime: list)"
+        return [RealtimeDiagnostics.answerExpected.finding(
+            "the server answered nothing, but the snapshot answers \(product.id) in '\(request.userLocale)' with \(why), a \(answer.type.rawValue) message of locale \(entry.locale)",
+            at: SourceLocation(path: path),
+            fixIts: [FixIt("answer with {\"\(answer.kind.rawValue)\": {\"messageIdentifier\": \"\(answer.identifier)\"\(answer.kind == .message ? "" : ", …")}}")])]
     }
 
     /// Why `identifier` is not an answer for `product` in `locale`: left out, or meant for another.

@@ -40,8 +40,44 @@ import Testing
         #expect(!publicKey.verify(signature: [UInt8](repeating: 0xFF, count: 64), of: message))
     }
 
+    /// 256-bit EC keys on curves other than P-256: ES256 is P-256 only (RFC 7518 §3.4), and
+    /// Apple's libraries refuse them, so a key of the right size is not enough.
+    static let secp256k1 = Array("""
+        -----BEGIN PRIVATE KEY-----
+        MIGEAgEAMBAGByqGSM49AgEGBSuBBAAKBG0wawIBAQQgR0xK2qgVaD95VJnYqexw
+        yrAkxg2cTo9G6NFtIPu+YMyhRANCAAQJ/Jv/Xv3qiHZJNgHyWdEAfbtazTWfroIr
+        vclOAngtCb9VHTzDWB3b1jC57oeFvVo0JXF/SjfS4G48h1SdWmC4
+        -----END PRIVATE KEY-----
+
+        """.utf8)
+    static let brainpoolP256r1 = Array("""
+        -----BEGIN PRIVATE KEY-----
+        MIGIAgEAMBQGByqGSM49AgEGCSskAwMCCAEBBwRtMGsCAQEEIArIRt98jAcfkq3f
+        1SnRn9yzZlSdU/1TT8nc7w9Q5MeWoUQDQgAEgpV0VJsA0gPVBBhlrBml42cxWSiM
+        oXHXZTiAak3vhRwK6wpeO0V6ejaaF5MFNamGx8V72xKhVZQLgif42QnCcg==
+        -----END PRIVATE KEY-----
+
+        """.utf8)
+    static let secp256k1PublicKey = Array(Data(base64Encoded: "MFYwEAYHKoZIzj0CAQYFK4EEAAoDQgAECfyb/1796oh2STYB8lnRAH27Ws01n66CK73JTgJ4LQm/VR08w1gd29Ywue6Hhb1aNCVxf0o30uBuPIdUnVpguA==")!)
+    static let brainpoolPublicKey = Array(Data(base64Encoded: "MFowFAYHKoZIzj0CAQYJKyQDAwIIAQEHA0IABIKVdFSbANID1QQYZawZpeNnMVkojKFx12U4gGpN74UcCusKXjtFeno2mheTBTWphsfFe9sSoVWUC4In+NkJwnI=")!)
+
+    @Test func refusesA256BitKeyOnAnotherCurve() {
+        #expect(throws: ES256.Failure(description: "it is an EC key on secp256k1, but Apple's keys and ES256 are P-256 (prime256v1) EC keys")) {
+            try ES256.PrivateKey(pem: Self.secp256k1)
+        }
+        #expect(throws: ES256.Failure(description: "it is an EC key on brainpoolP256r1, but Apple's keys and ES256 are P-256 (prime256v1) EC keys")) {
+            try ES256.PrivateKey(pem: Self.brainpoolP256r1)
+        }
+        #expect(throws: ES256.Failure(description: "an EC key on secp256k1, not a P-256 (prime256v1) key")) {
+            try ES256.PublicKey(subjectPublicKeyInfo: Self.secp256k1PublicKey)
+        }
+        #expect(throws: ES256.Failure(description: "an EC key on brainpoolP256r1, not a P-256 (prime256v1) key")) {
+            try ES256.PublicKey(subjectPublicKeyInfo: Self.brainpoolPublicKey)
+        }
+    }
+
     @Test func refusesWhatIsNotAP256Key() {
-        #expect(throws: ES256.Failure(description: "Apple's keys are P-256 EC keys")) { try ES256.PrivateKey(pem: Self.p384) }
+        #expect(throws: ES256.Failure(description: "it is an EC key on secp384r1, but Apple's keys and ES256 are P-256 (prime256v1) EC keys")) { try ES256.PrivateKey(pem: Self.p384) }
         #expect(throws: ES256.Failure(description: "no PEM private key in it")) { try ES256.PrivateKey(pem: Array("not a key".utf8)) }
         #expect(throws: ES256.Failure(description: "it is too large")) { try ES256.PrivateKey(pem: [UInt8](repeating: 0x41, count: 70_000)) }
         #expect(throws: ES256.Failure.self) { try ES256.PublicKey(subjectPublicKeyInfo: [0x30, 0x03, 0x02, 0x01, 0x00]) }

@@ -66,6 +66,38 @@ import Testing
         #expect(codes == codes.sorted() && Set(codes).count == codes.count)
     }
 
+    /// `--no-answer`: answering nothing is right only where the snapshot has no answer either.
+    @Test func noAnswerIsRightOnlyWhereTheSnapshotHasNone() throws {
+        let snapshot = RealtimeDiagnostics.exampleSnapshot
+        let yearly = Self.request.product
+        // No locale answers Korean: nothing is right.
+        #expect(ResponseCheck.checkNoAnswer(path: "s.json", snapshot: snapshot, request: .init(product: yearly, userLocale: "ko-KR")).isEmpty)
+        // A product with no locale at all: nothing is right.
+        #expect(ResponseCheck.checkNoAnswer(path: "s.json", snapshot: snapshot, request: .init(product: "com.example.news.premium.monthly", userLocale: "en-US")).isEmpty)
+        // en-GB is answered by en-US, whose realtime list offers half price: an answer was due.
+        let due = ResponseCheck.checkNoAnswer(path: "s.json", snapshot: snapshot, request: .init(product: yearly, userLocale: "en-GB"))
+        #expect(due.map(\.code) == ["RTM010"])
+        #expect(due.first?.message.contains("'half-price' (its realtime: list)") == true, "\(due.map(\.message))")
+        #expect(due.first?.location.path == "s.json" && due.first?.location.line == nil)
+        // Without the realtime list, the locale's default is the answer that was due.
+        var defaulted = snapshot
+        let index = try #require(defaulted.products.firstIndex { $0.id == yearly })
+        defaulted.products[index].realtime = []
+        defaulted.products[index].choice = nil
+        let fallback = ResponseCheck.checkNoAnswer(path: "s.json", snapshot: defaulted, request: .init(product: yearly, userLocale: "en-US"))
+        #expect(fallback.first?.message.contains("its default 'winback'") == true, "\(fallback.map(\.message))")
+        // Neither a realtime list nor a default: nothing is right.
+        defaulted.products[index].locales[0].defaultKey = nil
+        #expect(ResponseCheck.checkNoAnswer(path: "s.json", snapshot: defaulted, request: .init(product: yearly, userLocale: "en-US")).isEmpty)
+    }
+
+    /// An empty answer (what a 404 carries) says how to check that instead.
+    @Test func anEmptyAnswerPointsToNoAnswer() {
+        let findings = ResponseCheck.check([0x0A], path: "r.json", snapshot: RealtimeDiagnostics.exampleSnapshot, request: Self.request)
+        #expect(findings.map(\.code) == ["RTM002"])
+        #expect(findings.first?.fixIts.first?.message.contains("--no-answer") == true)
+    }
+
     @Test func theRequestsLocaleIsMatched() {
         let snapshot = RealtimeDiagnostics.exampleSnapshot
         let answer = Array(#"{"message": {"messageIdentifier": "0F6C1C7E-6A55-5E0B-9D2E-4F1A8B2C3D4E"}}"#.utf8)

@@ -58,6 +58,24 @@ struct ApplyTests {
         #expect(log.messages.isEmpty)
     }
 
+    /// A server that counts requests in exact one-second windows (the stand-in without `burst`)
+    /// answers 429 to a client spaced at exactly its limit whenever one request's latency is a
+    /// little shorter than the one before it; the pacer's margin keeps every window under the
+    /// limit, so a whole release at the server's own rate gets no 429.
+    @Test func thePacersMarginKeepsAnExactWindowServerFromAnswering429() throws {
+        let (folder, bundle) = try Self.bundle("sandbox")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let standIn = try StandIn(folder: folder, environment: "sandbox", extra: ["rate": 10, "rates": ["configureDefault": 100]])
+        defer { standIn.stop() }
+        let result = try MsgcRunner.run(["apply", bundle.path, "--key-file", standIn.keyFile.path, "--key-id", StandIn.keyID,
+                                         "--issuer-id", StandIn.issuerID, "--api-base", standIn.base, "--rate", "10"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let log = try standIn.log()
+        #expect(log.messages.count == 72)
+        let refused = log.entries.filter { $0.status == "429" }
+        #expect(refused.isEmpty, "\(refused.count) of \(log.entries.count) requests answered 429: \(refused.map(\.path))")
+    }
+
     @Test func productionWaitsForReviewThenConfigures() throws {
         let (folder, bundle) = try Self.bundle("production")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -189,6 +189,79 @@ import Glibc
         #expect(try snapshot(destination) == previous)
     }
 
+    /// SIGINT, SIGTERM and SIGHUP at moments spread over a whole build of a large tree (reading,
+    /// compiling and hashing on worker threads, writing, swapping): each run ends with 128 + the
+    /// signal (or finished first, status 0), never killed by SIGSEGV or SIGBUS (the handler once
+    /// called `exit`, whose atexit cleanup of libcrypto ran under threads still hashing), and
+    /// leaves no temporary folder and the previous bundle whole. Bounded: 15 runs, each given
+    /// 120 s, none started after 200 s.
+    @Test func interruptsAtVariedMomentsEndWithTheSignalsStatusAndLeaveNothing() async throws {
+        let scratch = try MsgcRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let content = scratch.appendingPathComponent("content")
+        let generator = try await Self.finish(URL(fileURLWithPath: "/usr/bin/env"), [
+            "python3", MsgcRunner.packageRoot.appendingPathComponent("scripts/make-benchmark-corpus.py").path, "app", content.path])
+        try #require(generator == .init(reason: .exit, status: 0))
+        let parent = scratch.appendingPathComponent("out")
+        let destination = parent.appendingPathComponent("bundle")
+        let arguments = ["build", "--content", content.path, "--environment", "sandbox", "--out", destination.path, "--quiet"]
+        let started = Date()
+        #expect(try await Self.finish(MsgcRunner.executable, arguments) == .init(reason: .exit, status: 0))
+        let whole = Date().timeIntervalSince(started)
+        let previous = try snapshot(destination)
+        let signals = [SIGINT, SIGTERM, SIGHUP]
+        var interrupted = 0
+        for run in 0..<15 where Date().timeIntervalSince(started) < 200 {
+            let signalNumber = signals[run % signals.count]
+            // From the first milliseconds to the end of writing: run k at (k + 0.5) / 15 of a build.
+            let delay = whole * (Double(run) + 0.5) / 15
+            let ended = try await Self.finish(MsgcRunner.executable, arguments, signal: signalNumber, after: delay)
+            if ended == .init(reason: .exit, status: 128 + signalNumber) {
+                interrupted += 1
+            } else {
+                #expect(ended == .init(reason: .exit, status: 0), "signal \(signalNumber) after \(delay) s: \(ended)")
+            }
+            #expect(try temporaries(in: parent) == [], "signal \(signalNumber) after \(delay) s")
+            #expect(try snapshot(destination) == previous, "signal \(signalNumber) after \(delay) s")
+        }
+        #expect(interrupted >= 5, "only \(interrupted) builds were interrupted: the test shows little")
+    }
+
+    /// How a process ended.
+    struct Ending: Equatable, CustomStringConvertible {
+        var reason: Process.TerminationReason
+        var status: Int32
+        var description: String { reason == .exit ? "exit \(status)" : "killed by signal \(status)" }
+    }
+
+    /// Runs `executable`, sends `signalNumber` after `delay` seconds if given, and waits for its
+    /// end without holding a thread of the cooperative pool: a hang guard kills it after 120 s.
+    static func finish(_ executable: URL, _ arguments: [String], signal signalNumber: Int32? = nil, after delay: Double = 0) async throws -> Ending {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let (ends, ended) = AsyncStream.makeStream(of: Ending.self)
+        process.terminationHandler = { done in
+            ended.yield(Ending(reason: done.terminationReason, status: done.terminationStatus))
+            ended.finish()
+        }
+        try process.run()
+        let pid = process.processIdentifier
+        if let signalNumber {
+            try await Task.sleep(for: .seconds(delay))
+            kill(pid, signalNumber)
+        }
+        let guardTask = Task {
+            try await Task.sleep(for: .seconds(120))
+            kill(pid, SIGKILL)
+        }
+        defer { guardTask.cancel() }
+        var iterator = ends.makeAsyncIterator()
+        return await iterator.next() ?? Ending(reason: .uncaughtSignal, status: SIGKILL)
+    }
+
     /// Builds in two containers sharing a volume may both be PID 1: a temporary folder has a
     /// name no other build can have, and a build removes only leftovers no live build holds.
     @Test func aTemporaryFolderHeldByAnotherBuildIsLeftAlone() throws {

@@ -128,6 +128,47 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// A manifest's `switchTo` is re-checked where it is read: edited to a product outside the
+    /// message's group (or not in msgc.yaml), the snapshot is refused, naming the line.
+    @Test func aSwitchToOutsideTheGroupIsRefusedWhereTheManifestIsRead() throws {
+        let (folder, bundle, state) = try releasedExample(everythingApproved: true)
+        let manifestPath = bundle + "/manifest.json"
+        let text = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        let original = "\"switchTo\": \"com.example.parla.plus.monthly\""
+        #expect(text.contains(original))
+        for target in ["com.example.other.monthly", "com.example.parla.plus.yearly"] {
+            try text.replacingOccurrences(of: original, with: "\"switchTo\": \"\(target)\"").write(toFile: manifestPath, atomically: true, encoding: .utf8)
+            let out = folder.appendingPathComponent("snapshot.json").path
+            let result = try MsgcRunner.run(["realtime", "snapshot", bundle, "--state", state, "--out", out])
+            #expect(result.status == 2, "\(target): \(result.stderr)")
+            #expect(result.stderr.contains("manifest.json:") && result.stderr.contains("\"switchTo\" '\(target)' is not another product of the group"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
+    /// `--no-answer` asserts that a server's 404 is right: exit 0 where the snapshot has no answer
+    /// for the product and locale, 1 (RTM010) where it has one; an empty RESPONSE says to use it.
+    @Test func checkAssertsThatNoAnswerIsRight() throws {
+        let (folder, bundle, state) = try releasedExample(everythingApproved: true)
+        let snapshotPath = folder.appendingPathComponent("snapshot.json").path
+        #expect(try MsgcRunner.run(["realtime", "snapshot", bundle, "--state", state, "--out", snapshotPath]).status == 0)
+        let yearly = ["--snapshot", snapshotPath, "--product", "com.example.parla.plus.yearly"]
+        let korean = try MsgcRunner.run(["realtime", "check", "--no-answer"] + yearly + ["--locale", "ko-KR"])
+        #expect(korean.status == 0, "\(korean.stdout)\(korean.stderr)")
+        #expect(korean.stdout.contains("answering nothing is right"))
+        let english = try MsgcRunner.run(["realtime", "check", "--no-answer"] + yearly + ["--locale", "en-GB", "--format", "github"])
+        #expect(english.status == 1)
+        #expect(english.stdout.contains("RTM010") && english.stdout.contains("the server answered nothing"), "\(english.stdout)")
+        let empty = folder.appendingPathComponent("empty.json").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let both = try MsgcRunner.run(["realtime", "check", empty, "--no-answer"] + yearly + ["--locale", "en-US"])
+        #expect(both.status == 2 && both.stderr.contains("give one of them"), "\(both.stderr)")
+        let neither = try MsgcRunner.run(["realtime", "check"] + yearly + ["--locale", "en-US"])
+        #expect(neither.status == 2 && neither.stderr.contains("--no-answer"), "\(neither.stderr)")
+        let emptyAnswer = try MsgcRunner.run(["realtime", "check", empty] + yearly + ["--locale", "en-US"])
+        #expect(emptyAnswer.status == 1 && emptyAnswer.stdout.contains("--no-answer"), "\(emptyAnswer.stdout)")
+    }
+
     /// Every answer the snapshot allows passes `msgc realtime check`, and Apple's Python models
     /// read it as one answer; answers in shapes Apple does not define fail both.
     @Test func checkJudgesAnswersAsAppleReadsThem() throws {

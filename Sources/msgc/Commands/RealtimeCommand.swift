@@ -104,12 +104,19 @@ extension Msgc {
                     Apple's userLocale), in the member its type needs; an offer or another plan only \
                     with a message without images, another plan only of the same group.
 
-                    Exit status: 0 Apple shows the answer; 1 findings; 2 a snapshot or answer file that \
-                    cannot be read, or a product the snapshot lacks.
+                    With --no-answer instead of RESPONSE (the server answered 404 with nothing), it \
+                    asserts that answering nothing is right: no locale of the product answers --locale, \
+                    or the one that does has neither a usable realtime: message nor a default.
+
+                    Exit status: 0 Apple shows the answer (or nothing is right); 1 findings; 2 a \
+                    snapshot or answer file that cannot be read, or a product the snapshot lacks.
                     """)
 
-            @Argument(help: ArgumentHelp("The server's answer, a JSON file.", valueName: "response"))
-            var response: String
+            @Argument(help: ArgumentHelp("The server's answer, a JSON file (not with --no-answer).", valueName: "response"))
+            var response: String?
+
+            @Flag(name: .long, help: "The server answered nothing (404): check that the snapshot has no answer either.")
+            var noAnswer = false
 
             @Option(name: .long, help: ArgumentHelp("The snapshot the server answers from.", valueName: "file"))
             var snapshot: String
@@ -122,6 +129,11 @@ extension Msgc {
 
             @OptionGroup var output: RealtimeOutputOptions
 
+            func validate() throws {
+                if noAnswer, let response { throw ValidationError("--no-answer says the server answered nothing, but an answer '\(response)' is given too; give one of them") }
+                if !noAnswer, response == nil { throw ValidationError("give the server's answer (RESPONSE), or --no-answer when it answered nothing") }
+            }
+
             func execute() throws -> Outcome {
                 let loaded: RealtimeSnapshot
                 do {
@@ -132,6 +144,16 @@ extension Msgc {
                 guard loaded.product(product) != nil else {
                     throw ValidationError("the snapshot has no product '\(product)'; it has \(loaded.products.map(\.id).joined(separator: ", "))")
                 }
+                if noAnswer {
+                    let findings = ResponseCheck.checkNoAnswer(path: snapshot, snapshot: loaded, request: .init(product: product, userLocale: locale))
+                    try output.write(findings, sources: [:], to: .standardOutput)
+                    if findings.contains(where: { $0.severity == .error }) { return Outcome(status: .findings) }
+                    if !output.quiet && output.format == .human {
+                        try Output.write("the snapshot has no answer for \(product) in \(locale) either: answering nothing is right\n", to: .standardOutput)
+                    }
+                    return .success
+                }
+                guard let response else { throw ValidationError("give the server's answer (RESPONSE), or --no-answer when it answered nothing") }
                 let bytes: [UInt8]
                 switch FileReader.bytes(at: URL(fileURLWithPath: response), limit: 1 << 20) {
                 case .success(let read): bytes = read
