@@ -26,6 +26,9 @@ struct MsgcRealtime: ParsableCommand {
         subcommands: [Serve.self])
 
     static func main() {
+        // As in msgc: a file-size limit on the request log's redirect makes a line that cannot
+        // be written (dropped, the request still answered), not a kill by SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
         let command: ParsableCommand
         do {
             command = try parseAsRoot()
