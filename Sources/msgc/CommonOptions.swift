@@ -231,8 +231,3 @@ enum StateOption {
         return state
     }
 }
-
-/// `Output` and `OutputFailure` live in CommandLineSupport, which the server's executable
-/// (`msgc-realtime`) shares; these names keep them msgc's own in every command file.
-typealias Output = CommandLineSupport.Output
-typealias OutputFailure = CommandLineSupport.OutputFailure

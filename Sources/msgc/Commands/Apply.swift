@@ -7,9 +7,6 @@ import Diagnostics
 import Foundation
 import Model
 
-/// In CommandLineSupport, shared with the server's executable (`msgc-realtime serve` signs offers with it).
-typealias InAppPurchaseKeyOptions = CommandLineSupport.InAppPurchaseKeyOptions
-
 /// The credentials of Apple's API, from options or the environment.
 struct AppleCredentialOptions: ParsableArguments {
     @OptionGroup var key: InAppPurchaseKeyOptions
