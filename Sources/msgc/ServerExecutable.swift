@@ -1,6 +1,7 @@
 import ArgumentParser
 import Compiler
 import Foundation
+import Model
 #if canImport(Glibc)
 import Glibc
 #endif
