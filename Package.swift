@@ -16,9 +16,12 @@ import PackageDescription
 //   Apply, Realtime          Apple's side: apply and state fetch | the realtime snapshot, choosing,
 //                            offer signing, request verification
 //   RealtimeServer           `msgc realtime serve`: HTTP (Hummingbird) over Realtime's responder
-//   msgc                     the command line
+//   CommandLineSupport       standard output and error, the In-App Purchase key's options
+//   msgc | msgc-realtime     the two executables: the command line | the realtime server, which
+//                            `msgc realtime serve` runs (execv); msgc links no server stack, the
+//                            server no YAML, XLIFF or PNG reader and no libcurl
 //
-// Only Compiler and msgc import Lint. Only RealtimeServer imports the server stack (Hummingbird,
+// Only Compiler imports Lint. Only RealtimeServer imports the server stack (Hummingbird,
 // SwiftNIO, swift-metrics, Prometheus). Never Lint -> Parser, Bundle -> Parser, Apply, Realtime or
 // RealtimeServer -> Parser or Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
 // MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
@@ -34,6 +37,7 @@ let package = Package(
     name: "msgc",
     products: [
         .executable(name: "msgc", targets: ["msgc"]),
+        .executable(name: "msgc-realtime", targets: ["msgc-realtime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -123,11 +127,27 @@ let package = Package(
         .target(name: "Preview", dependencies: ["Model", "Diagnostics", "Compiler"]),
         // `msgc lsp`: the language server, with its own JSON-RPC framing (no LSP package in the set fits).
         .target(name: "LanguageServer", dependencies: ["Model", "Diagnostics", "Compiler"]),
+        // What both executables' command lines share: writing to standard output and error, the
+        // In-App Purchase key's options.
+        .target(
+            name: "CommandLineSupport",
+            dependencies: ["Diagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "msgc",
             dependencies: [
-                "Model", "Diagnostics", "Parser", "XLIFF", "Lint", "Bundle", "Compiler", "Coverage", "PseudoLocalization",
-                "Preview", "LanguageServer", "Apply", "Realtime", "RealtimeServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Model", "Diagnostics", "Parser", "XLIFF", "Bundle", "Compiler", "Coverage", "PseudoLocalization",
+                "Preview", "LanguageServer", "Apply", "Realtime", "CommandLineSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The realtime server's own executable (`msgc realtime serve` runs it): no YAML, XLIFF or
+        // PNG reader, no libcurl, and msgc none of the server stack.
+        .executableTarget(
+            name: "msgc-realtime",
+            dependencies: [
+                "Model", "Diagnostics", "Realtime", "RealtimeServer", "CommandLineSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -150,7 +170,7 @@ let package = Package(
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags", "TestSupport"]),
         .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer"]),
-        .testTarget(name: "msgcTests", dependencies: ["msgc", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
+        .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )
 

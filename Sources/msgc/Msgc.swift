@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Compiler
 import Bundle
 import Diagnostics
@@ -34,6 +35,13 @@ struct Msgc: ParsableCommand {
     )
 
     static func main() {
+        // `msgc realtime serve` becomes the server's own executable, before msgc handles any
+        // signal: an ignored signal would stay ignored in the program that replaces msgc.
+        if let arguments = ServerExecutable.arguments(from: CommandLine.arguments) {
+            let reason = ServerExecutable.run(arguments)
+            do throws(OutputFailure) { try Output.error(reason) } catch { error.report() }
+            Foundation.exit(Outcome.Status.failure.rawValue)
+        }
         // A file-size limit (`ulimit -f`) must be an I/O failure like a full disk, exit status 2
         // with the previous bundle intact, not a kill by SIGXFSZ midway through writing.
         signal(SIGXFSZ, SIG_IGN)

@@ -6,7 +6,7 @@ import Model
 import TestSupport
 import Testing
 
-@Suite struct ContentTreeTests {
+@Suite(.ownThreads) struct ContentTreeTests {
     /// The shortcut for paths that are normalized already gives what splitting them gives.
     @Test func normalizedPathsAreTakenAsTheyAre() {
         let paths = [

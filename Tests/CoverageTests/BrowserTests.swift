@@ -2,10 +2,11 @@ import Bundle
 import Coverage
 import Foundation
 import Testing
+import TestSupport
 
 /// Renders the coverage page in a real browser when one is installed (Debian: `apt-get install
 /// chromium`), to catch what string comparisons cannot: a page that does not load or lay out.
-@Suite struct BrowserTests {
+@Suite(.ownThreads) struct BrowserTests {
     static let chromium: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") {

@@ -1,10 +1,11 @@
 import Foundation
 import Preview
 import Testing
+import TestSupport
 
 /// Opens the preview pages in a real browser when one is installed (Debian: `apt-get install
 /// chromium`), to catch what string comparisons cannot: a page that does not load or lay out.
-@Suite struct PreviewBrowserTests {
+@Suite(.ownThreads) struct PreviewBrowserTests {
     static let chromium: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") {

@@ -9,7 +9,7 @@ import Testing
 
 /// The request handling library against the requests scripts/realtime-requests.py signs with a
 /// test PKI shaped like Apple's, and against Apple's Python library's verdicts on them.
-@Suite(.enabled(if: RealtimeFixtures.available, "needs .build-venv (scripts/test.sh makes it) for realtime-requests.py"))
+@Suite(.ownThreads, .enabled(if: RealtimeFixtures.available, "needs .build-venv (scripts/test.sh makes it) for realtime-requests.py"))
 struct RealtimeResponderTests {
     /// Where msgc refuses what Apple's library accepts, each documented in docs/realtime.md.
     static let stricterThanApple: Set<String> = [

@@ -3,8 +3,9 @@ import Foundation
 import Model
 @testable import XLIFF
 import Testing
+import TestSupport
 
-@Suite("XLIFF reader")
+@Suite("XLIFF reader", .ownThreads)
 struct XLIFFReaderTests {
     typealias Support = XLIFFTestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Hostile files in a content tree, end to end through the built `msgc`: each one gives exactly
 /// one clear diagnostic with its location, exit status 1 or 2, bounded memory, and never the
@@ -8,7 +9,7 @@ import Testing
 /// The small files are committed under `Adversarial/`; the big ones (50 MB of garbage, nesting
 /// 100,000 deep) are made at test time. Every tree sits beside a secret file, outside the tree,
 /// that hostile files point at; its marker must never appear in msgc's output.
-@Suite struct AdversarialInputTests {
+@Suite(.ownThreads) struct AdversarialInputTests {
     static let fixtures = MsgcRunner.packageRoot.appendingPathComponent("Tests/msgcTests/Adversarial")
 
     /// Peak resident memory allowed for one lint of a hostile tree. A clean lint of a small tree

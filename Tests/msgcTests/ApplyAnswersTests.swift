@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What Apple may answer, and what a hostile server or command line may try: each against a
 /// stand-in of its own, so these run alongside the rest of the suite.
-@Suite(.enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
+@Suite(.ownThreads, .enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
 struct ApplyAnswersTests {
     static let bundleID = ApplyTests.bundleID
 

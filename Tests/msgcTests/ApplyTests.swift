@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `msgc apply` and `msgc state fetch` against a stand-in of Apple's service on loopback
 /// (AppleStandIn/standin.py), which the tests start and stop themselves: JWT verification,
 /// per-endpoint rate limits with 429 and Retry-After, 409 on reuse, review states, and faults.
-@Suite(.serialized, .enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
+@Suite(.ownThreads, .serialized, .enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
 struct ApplyTests {
     static let bundleID = "com.example.parla"
 

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 
-@Suite(.serialized) struct BuildTests {
+@Suite(.ownThreads, .serialized) struct BuildTests {
     let example = MsgcRunner.packageRoot.appendingPathComponent("content").path
 
     @Test func exampleContentLintsClean() throws {

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Faults while `msgc build` writes a bundle: a kill at any moment, a destination that cannot be
 /// written, a full disk. The destination must hold either the previous bundle or the new one,
 /// byte for byte, never a mix and never a temporary folder; a failure must exit 2.
-@Suite(.serialized) struct BundleFaultTests {
+@Suite(.ownThreads, .serialized) struct BundleFaultTests {
     let example = MsgcRunner.packageRoot.appendingPathComponent("content").path
 
     /// Builds the example for `environment` into `destination`, returning the result.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 
-@Suite struct CommandLineTests {
+@Suite(.ownThreads) struct CommandLineTests {
     @Test func initCreatesATreeThatLintsAndBuilds() throws {
         let scratch = try MsgcRunner.temporaryFolder()
         let initResult = try MsgcRunner.run(["init", "app-content"], in: scratch)

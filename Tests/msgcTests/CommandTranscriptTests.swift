@@ -11,7 +11,7 @@ import Testing
 /// setting. The case's steps run in a fresh folder holding that copy as `content/`, so every
 /// path in the output is relative and the same on every machine. `MSGC_RECORD=1 swift test`
 /// rewrites the transcripts in `Transcripts/` for review.
-@Suite struct CommandTranscriptTests {
+@Suite(.ownThreads) struct CommandTranscriptTests {
     enum Step: Sendable {
         /// Runs msgc with these arguments; only the last step's run is recorded.
         case run([String])

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `msgc coverage` and `msgc build --state`, run as a user would.
-@Suite(.serialized) struct CoverageCommandTests {
+@Suite(.ownThreads, .serialized) struct CoverageCommandTests {
     static let config = """
         bundleId: com.example.app
         sourceLocale: en-US
@@ -163,7 +164,7 @@ import Testing
 
 /// The known-gaps fixture through the built binary: every format byte for byte as the golden
 /// files of CoverageTests, which the in-process renderers produce.
-@Suite struct CoverageFixtureCommandTests {
+@Suite(.ownThreads) struct CoverageFixtureCommandTests {
     static let fixture = MsgcRunner.packageRoot.appendingPathComponent("Tests/CoverageTests/Fixtures/known-gaps")
 
     @Test(arguments: [("json", "coverage.json"), ("markdown", "coverage.md"), ("table", "coverage.txt"), ("html", "coverage.html")])

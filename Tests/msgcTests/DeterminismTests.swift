@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The same content gives the same bundle, byte for byte, whatever the order the file system
 /// lists a folder in, the working directory and the locale.
@@ -9,7 +10,7 @@ import Testing
 /// copied twice, once creating its files in sorted order and once in a shuffled order with the
 /// folders made in reverse, so that directory listings differ; then built from each copy, from
 /// another working directory, and under `LC_ALL` of `C`, `tr_TR.UTF-8` and `ja_JP.UTF-8`.
-@Suite(.serialized) struct DeterminismTests {
+@Suite(.ownThreads, .serialized) struct DeterminismTests {
     static let example = MsgcRunner.packageRoot.appendingPathComponent("content")
 
     /// glibc locales made with localedef into a private folder (LOCPATH), so that the Turkish and

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `msgc diff` on real bundles: the example built, changed, and built again.
-@Suite(.serialized) struct DiffTests {
+@Suite(.ownThreads, .serialized) struct DiffTests {
     /// A copy of the example content to change.
     static func exampleCopy(in scratch: URL) throws -> URL {
         let content = scratch.appendingPathComponent("content")

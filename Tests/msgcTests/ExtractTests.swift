@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 
-@Suite struct ExtractTests {
+@Suite(.ownThreads) struct ExtractTests {
     let example = MsgcRunner.packageRoot.appendingPathComponent("content")
 
     /// A copy of the example tree to change freely.

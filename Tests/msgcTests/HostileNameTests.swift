@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Names that become paths are checked where they enter: no locale, product id or pseudo
 /// locale from a file someone else wrote can make msgc write outside its output folder.
-@Suite struct HostileNameTests {
+@Suite(.ownThreads) struct HostileNameTests {
     func exampleCopy() throws -> URL {
         let copy = try MsgcRunner.temporaryFolder().appendingPathComponent("project/content")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)

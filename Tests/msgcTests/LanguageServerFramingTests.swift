@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `msgc lsp` over pipes when the editor's side goes wrong: frames with a wrong or missing
 /// Content-Length, garbage between frames, a standard error that cannot be written and a
 /// standard output that goes away. After each, the server must answer the next request.
-@Suite struct LanguageServerFramingTests {
+@Suite(.ownThreads) struct LanguageServerFramingTests {
     typealias Client = LanguageServerSessionTests.Client
 
     static func startedClient(_ folder: URL, standardError: Any = FileHandle.nullDevice) throws -> Client {

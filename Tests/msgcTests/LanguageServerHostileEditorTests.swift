@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `msgc lsp` driven by an editor that sends what no editor should: bodies that are not
 /// UTF-8, JSON nested past any depth, parameters of the wrong type, changes to documents it
 /// never opened, documents outside the workspace and a line of hundreds of kilobytes. The
 /// server answers each with an error or ignores it, and goes on answering.
-@Suite struct LanguageServerHostileEditorTests {
+@Suite(.ownThreads) struct LanguageServerHostileEditorTests {
     typealias Client = LanguageServerSessionTests.Client
 
     /// A copy of the everyday tree and a server initialized on it.

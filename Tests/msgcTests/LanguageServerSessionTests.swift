@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `msgc lsp` driven over standard input and output as an editor drives it: initialize, open,
 /// change, code action, hover, a malformed message, close, shutdown and exit, on a copy of the
 /// everyday tree. The server must never write to the tree.
-@Suite struct LanguageServerSessionTests {
+@Suite(.ownThreads) struct LanguageServerSessionTests {
     /// A language client over a `msgc lsp` process.
     final class Client {
         let process = Process()

@@ -6,14 +6,14 @@ import Testing
 /// arrows the house forbids stay out, and every module a source file imports is one its target
 /// declares. MemberImportVisibility makes each file import what it uses, but a module that
 /// another target builds can still be imported without being declared; this test catches that.
-@Suite struct ModuleArrowTests {
+@Suite(.ownThreads) struct ModuleArrowTests {
     static let root = MsgcRunner.packageRoot
 
     /// Each target of Package.swift and the names in its `dependencies:` list.
     static func declaredDependencies() throws -> [String: Set<String>] {
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let target = try Regex(#"\.(?:target|executableTarget|testTarget)\(\s*name: "(\w+)"(?:,\s*dependencies: \[([^\]]*)\])?"#)
-        let quoted = try Regex(#""([A-Za-z0-9]+)""#)
+        let target = try Regex(#"\.(?:target|executableTarget|testTarget)\(\s*name: "([\w-]+)"(?:,\s*dependencies: \[([^\]]*)\])?"#)
+        let quoted = try Regex(#""([A-Za-z0-9-]+)""#)
         var dependencies: [String: Set<String>] = [:]
         for match in manifest.matches(of: target) {
             let name = String(match.output[1].substring ?? "")
@@ -36,12 +36,51 @@ import Testing
             #expect(dependencies[from]?.contains(to) != true, "\(from) must not depend on \(to)")
         }
         let importersOfLint = dependencies.filter { name, list in list.contains("Lint") && !name.hasSuffix("Tests") }.keys
-        #expect(Set(importersOfLint) == ["Compiler", "msgc"])
-        // The server stack (SwiftNIO, Hummingbird, metrics) stays in the server's module: no
-        // other command links more of it than msgc's binary must.
+        #expect(Set(importersOfLint) == ["Compiler"])
+        // The server stack (SwiftNIO, Hummingbird, metrics) stays in the server's module, which
+        // only the server's executable links.
         let serverStack: Set<String> = ["hummingbird", "swift-nio", "swift-metrics", "swift-prometheus", "swift-service-lifecycle", "swift-nio-ssl"]
         let importersOfServerStack = dependencies.filter { _, list in !list.isDisjoint(with: serverStack) }.keys
         #expect(Set(importersOfServerStack) == ["RealtimeServer"])
+        let importersOfServer = dependencies.filter { name, list in list.contains("RealtimeServer") && !name.hasSuffix("Tests") }.keys
+        #expect(Set(importersOfServer) == ["msgc-realtime"])
+        for parser in ["Parser", "XLIFF", "Compiler", "Apply", "Lint"] {
+            #expect(dependencies["msgc-realtime"]?.contains(parser) == false, "the server must not depend on \(parser)")
+        }
+    }
+
+    /// The symbols each built executable holds, with the libraries it links (`nm`, `ldd`).
+    static func linked(_ executable: URL) throws -> (symbols: [Substring], libraries: String) {
+        let symbols = try MsgcRunner.run(["--defined-only", "--format=just-symbols", executable.path], program: URL(fileURLWithPath: "/usr/bin/nm"))
+        let libraries = try MsgcRunner.run([executable.path], program: URL(fileURLWithPath: "/usr/bin/ldd"))
+        guard symbols.status == 0, libraries.status == 0 else {
+            throw ServeProcess.Failure(description: "cannot read \(executable.path): \(symbols.stderr)\(libraries.stderr)")
+        }
+        return (symbols.stdout.split(separator: "\n"), libraries.stdout)
+    }
+
+    /// What Package.swift declares holds in the executables as built: msgc carries none of the
+    /// server stack (SwiftNIO, HummingbirdCore, swift-nio-ssl's BoringSSL), and the internet-facing
+    /// server none of the compiler's readers (YAML, XLIFF and libxml2, PNG) nor libcurl's loader.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/nm") && FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd")))
+    func msgcLinksNoServerAndTheServerNoParser() throws {
+        // Swift symbols start with their module's name, counted: `$s7NIOCore…`.
+        func modules(_ names: [String]) -> [String] { names.map { "$s\($0.utf8.count)\($0)" } }
+        let msgc = try Self.linked(MsgcRunner.executable)
+        let serverStack = modules(["NIOCore", "NIOPosix", "NIOSSL", "HummingbirdCore", "RealtimeServer", "ServiceLifecycle", "Prometheus"]) + ["CNIOBoringSSL_"]
+        #expect(msgc.symbols.count > 1000)
+        #expect(msgc.symbols.contains { $0.hasPrefix("$s6Parser") })
+        let inMsgc = serverStack.filter { prefix in msgc.symbols.contains { $0.hasPrefix(prefix) } }
+        #expect(inMsgc.isEmpty, "msgc links \(inMsgc)")
+
+        let server = try Self.linked(MsgcRunner.serverExecutable)
+        #expect(server.symbols.contains { $0.hasPrefix("$s14RealtimeServer") })
+        let readers = modules(["Parser", "XLIFF", "Compiler", "Apply", "Lint", "Yams"]) + ["yaml_parser_", "msgc_http_", "xmlReadMemory"]
+        let inServer = readers.filter { prefix in server.symbols.contains { $0.hasPrefix(prefix) } }
+        #expect(inServer.isEmpty, "the server links \(inServer)")
+        for library in ["libxml2", "libyaml", "libcurl"] {
+            #expect(!server.libraries.contains(library), "the server links \(library)")
+        }
     }
 
     @Test func everyImportIsDeclared() throws {

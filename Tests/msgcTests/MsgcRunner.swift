@@ -26,9 +26,18 @@ struct MsgcRunner {
             ?? packageRoot.appendingPathComponent(".build/debug/msgc")
     }()
 
-    static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:]) throws -> Result {
+    /// `msgc-realtime`, the server's executable, which the build puts beside `msgc`.
+    static var serverExecutable: URL {
+        executable.deletingLastPathComponent().appendingPathComponent("msgc-realtime")
+    }
+
+    /// Runs `msgc` (or `program`) with `arguments`, blocking the calling thread until it ends:
+    /// suites that use it run with `.ownThreads`.
+    static func run(
+        _ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:], program: URL = executable
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment

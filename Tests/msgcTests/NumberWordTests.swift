@@ -5,7 +5,7 @@ import TestSupport
 /// TXT012 as translators write numbers: an English source that spells a number ("at least
 /// one", "two-factor", "zero") and targets that write the digit, in files shaped like the
 /// ones that were reported: a Japanese file with `1つ`, a German one with `0`.
-@Suite struct NumberWordTests {
+@Suite(.ownThreads) struct NumberWordTests {
     static let source = """
         messages:
           - key: secure

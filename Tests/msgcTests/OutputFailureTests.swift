@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// An output that cannot be written is an I/O failure like any other: exit status 2 and a
 /// message on the stream that still works, never a crash.
-@Suite struct OutputFailureTests {
+@Suite(.ownThreads) struct OutputFailureTests {
     /// Runs msgc with standard output going to `stdout`, returning its status and standard error.
     func run(_ arguments: [String], stdout: FileHandle) throws -> (status: Int32, reason: Process.TerminationReason, stderr: String) {
         let process = Process()

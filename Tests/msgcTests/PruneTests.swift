@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `msgc prune`, `msgc state fetch --defaults` and the drift they reveal, against the stand-in of
 /// Apple's service (AppleStandIn/standin.py) with its delete and get-default endpoints.
-@Suite(.serialized, .enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
+@Suite(.ownThreads, .serialized, .enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
 struct PruneTests {
     /// Three releases of the example content: as it is, with the monthly plan's thank-you header
     /// edited (its translations go stale, so six locales lose that message and its default), and

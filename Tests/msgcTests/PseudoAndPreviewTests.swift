@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `msgc pseudo` and `msgc preview` as a user runs them, on a copy of the example.
-@Suite(.serialized) struct PseudoAndPreviewTests {
+@Suite(.ownThreads, .serialized) struct PseudoAndPreviewTests {
     @Test func pseudoWritesIntoTranslationsLintForecastsAndBuildLeavesItOut() throws {
         let scratch = try MsgcRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }

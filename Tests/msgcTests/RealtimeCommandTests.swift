@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `msgc realtime snapshot` and `msgc realtime check`, run as built, on the example content.
-@Suite struct RealtimeCommandTests {
+@Suite(.ownThreads) struct RealtimeCommandTests {
     let example = MsgcRunner.packageRoot.appendingPathComponent("content").path
 
     /// A production bundle of the example and a state file in which Apple approved every

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `msgc realtime serve`, run as built on loopback with a port the system picks, answering
 /// requests signed by a test PKI (scripts/realtime-requests.py) from the example's snapshot.
-@Suite(.enabled(if: StandIn.python != nil, "needs Python with cryptography (scripts/test.sh's venv)"))
+@Suite(.ownThreads, .serialized, .enabled(if: StandIn.python != nil, "needs Python with cryptography (scripts/test.sh's venv)"))
 struct RealtimeServeTests {
     static let appAppleId = "1234567890"
 

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What a translator hands back, as the tools people use write it, checked unit by unit: every
 /// target with text is either checked or reported as unused, with the reason.
-@Suite struct ReturnedTranslationTests {
+@Suite(.ownThreads) struct ReturnedTranslationTests {
     let example = MsgcRunner.packageRoot.appendingPathComponent("content")
 
     func exampleCopy() throws -> URL {

@@ -3,19 +3,21 @@ import Synchronization
 
 /// `msgc realtime serve` started as built, on a port the system picks: the tests read the
 /// address from its one line on standard error, send it signals, and read its request log
-/// (standard output, written to a file so it can never fill a pipe). Every wait is bounded.
+/// (standard output, written to a file so it can never fill a pipe). Every wait is bounded and
+/// blocks the thread it runs on: suites that use it run with `.ownThreads`.
 final class ServeProcess: Sendable {
     let process: Process
     let port: Int
     let logFile: URL
     private let stderrText: Locked<String>
 
-    /// Starts the server with `arguments` after `realtime serve`, and waits (up to 60 s) for it
-    /// to say where it listens. Throws with what it said if it ends or says nothing instead.
-    init(_ arguments: [String], folder: URL, environment: [String: String] = [:]) throws {
+    /// Starts the server with `arguments` after `msgc realtime serve` (or with `direct`, after
+    /// `msgc-realtime serve`, the server's own executable), and waits (up to 60 s) for it to say
+    /// where it listens. Throws with what it said if it ends or says nothing instead.
+    init(_ arguments: [String], folder: URL, environment: [String: String] = [:], direct: Bool = false) throws {
         let process = Process()
-        process.executableURL = MsgcRunner.executable
-        process.arguments = ["realtime", "serve", "--port", "0"] + arguments
+        process.executableURL = direct ? MsgcRunner.serverExecutable : MsgcRunner.executable
+        process.arguments = (direct ? ["serve"] : ["realtime", "serve"]) + ["--port", "0"] + arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What `msgc lint translations/…` tells a translator about their own file, on files shaped like
 /// the ones translators' tools return: the work still missing is named, a writer's mistake is
 /// not blamed on them, and every state and language is explained as what it is.
-@Suite struct TranslatorReportTests {
+@Suite(.ownThreads) struct TranslatorReportTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     /// A copy of the everyday tree, or of `tree`, with `files` (tree path: fixture name under

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Diagnostics
 import Foundation
 import Model

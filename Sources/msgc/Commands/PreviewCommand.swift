@@ -1,5 +1,6 @@
 import ArgumentParser
 import Bundle
+import CommandLineSupport
 import Compiler
 import Diagnostics
 import Foundation

@@ -1,15 +1,13 @@
 import ArgumentParser
-import Bundle
-import Compiler
+import CommandLineSupport
 import Dispatch
 import Foundation
-import Model
 import Realtime
 import RealtimeServer
 import Synchronization
 
-extension Msgc.RealtimeCommand {
-    struct Serve: MsgcCommand {
+extension MsgcRealtime {
+    struct Serve: ServerCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
             abstract: "Answer Apple's realtime requests from a snapshot, over HTTP.",
@@ -79,13 +77,13 @@ extension Msgc.RealtimeCommand {
             if let appAppleId, appAppleId <= 0 { throw ValidationError("--app-apple-id \(appAppleId) is not an Apple ID") }
         }
 
-        func execute() throws -> Outcome {
+        func execute() throws {
             var roots: [[UInt8]] = []
             for file in rootCertificate {
                 do {
                     roots += try CertificateFile.derCertificates(at: file)
                 } catch {
-                    throw Refusal(.failure, "\(error)")
+                    throw Refusal("\(error)")
                 }
             }
             // The snapshot first: the offer signer signs for the snapshot's app.
@@ -93,7 +91,7 @@ extension Msgc.RealtimeCommand {
             do {
                 file = try ServedSnapshot.read(path: snapshot)
             } catch {
-                throw Refusal(.failure, "\(error)")
+                throw Refusal("\(error)")
             }
             var responderConfiguration = RealtimeResponder.Configuration(
                 trustedRoots: roots.isEmpty ? [RealtimeResponder.Configuration.appleRootCAG3] : roots,
@@ -103,14 +101,14 @@ extension Msgc.RealtimeCommand {
                     responderConfiguration.offerSigner = try OfferSigner(
                         keyFile: keyFile, keyId: keyID, issuerId: issuerID, bundleId: file.snapshot.bundleId)
                 } catch {
-                    throw Refusal(.failure, "the In-App Purchase key '\(keyFile)' cannot sign offers: \(error)")
+                    throw Refusal("the In-App Purchase key '\(keyFile)' cannot sign offers: \(error)")
                 }
             }
             let served: ServedSnapshot
             do {
                 served = try ServedSnapshot(file: file, path: snapshot, configuration: responderConfiguration, generation: 1)
             } catch {
-                throw Refusal(.failure, "\(error)")
+                throw Refusal("\(error)")
             }
             var configuration = RealtimeServer.Configuration(host: host, port: port)
             configuration.realtimePath = path
@@ -119,7 +117,7 @@ extension Msgc.RealtimeCommand {
                 do {
                     configuration.tls = try TLSFiles(certificateChainPath: tlsCertificate, privateKeyPath: tlsKey)
                 } catch {
-                    throw Refusal(.failure, "\(error)")
+                    throw Refusal("\(error)")
                 }
             }
             let lines = Mutex(())
@@ -133,8 +131,6 @@ extension Msgc.RealtimeCommand {
             if responderConfiguration.offerSigner == nil {
                 try Output.error("no In-App Purchase key (--key-file, --key-id, --issuer-id): promotional offers are not answered")
             }
-            // The server handles SIGINT, SIGTERM and SIGHUP itself; it writes no temporary file.
-            TemporaryFiles.handOverSignals()
             let failure = Mutex<(any Error)?>(nil)
             let finished = DispatchSemaphore(value: 0)
             let snapshotPath = snapshot
@@ -152,9 +148,8 @@ extension Msgc.RealtimeCommand {
             }
             finished.wait()
             if let error = failure.withLock({ $0 }) {
-                throw Refusal(.failure, "cannot serve on \(host):\(port): \(error)")
+                throw Refusal("cannot serve on \(host):\(port): \(error)")
             }
-            return .success
         }
     }
 }

@@ -1,0 +1,80 @@
+import ArgumentParser
+import CommandLineSupport
+import Diagnostics
+import Foundation
+import Model
+
+/// `msgc-realtime`, the realtime server's own executable: what needs the server stack (SwiftNIO,
+/// HummingbirdCore, swift-nio-ssl) lives here, so `msgc` links none of it and this links none of
+/// the compiler's readers (YAML, XLIFF, PNG) nor libcurl. `msgc realtime serve …` runs
+/// `msgc-realtime serve …` in its own place (execv), the way git runs its external subcommands,
+/// naming it `msgc realtime` in argv[0]: its help then reads as msgc's own.
+@main
+struct MsgcRealtime: ParsableCommand {
+    /// How the server is typed: `msgc realtime` when msgc ran it, else its own name.
+    static let name = CommandLine.arguments.first == "msgc realtime" ? "msgc realtime" : "msgc-realtime"
+
+    static let configuration = CommandConfiguration(
+        commandName: name,
+        abstract: "The realtime server of msgc: answers Apple's realtime requests from a snapshot.",
+        discussion: """
+            Built on its own (`swift build -c release --product msgc-realtime`, or \
+            `scripts/build-release.sh msgc-realtime`); `msgc realtime serve` runs it when it is \
+            beside msgc or on PATH (docs/realtime.md, "Serving").
+            """,
+        version: "0.1.0",
+        subcommands: [Serve.self])
+
+    static func main() {
+        // As in msgc: a file-size limit on the request log's redirect makes a line that cannot
+        // be written (dropped, the request still answered), not a kill by SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            fail(error, fullMessage(for: error))
+        }
+        do {
+            if let command = command as? any ServerCommand {
+                try command.execute()
+            } else {
+                try command.run()
+            }
+        } catch let refusal as Refusal {
+            do throws(OutputFailure) { try Output.error(refusal.message) } catch { error.report() }
+            Foundation.exit(ExitStatus.failure.rawValue)
+        } catch let failure as OutputFailure {
+            failure.report()
+            Foundation.exit(ExitStatus.failure.rawValue)
+        } catch {
+            let typed = type(of: command) == MsgcRealtime.self ? name : "\(name) \(type(of: command).configuration.commandName ?? "")"
+            fail(error, "Error: \(message(for: error))\n  See '\(typed) --help' for more information.")
+        }
+    }
+
+    /// A usage error, written as msgc writes its own: escaped for the terminal, exit status 2.
+    private static func fail(_ error: Error, _ message: String) -> Never {
+        if exitCode(for: error) == .success {
+            exit(withError: error)
+        }
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
+        do throws(OutputFailure) { try Output.write(lines + "\n", to: .standardError) } catch { error.report() }
+        Foundation.exit(ExitStatus.failure.rawValue)
+    }
+}
+
+/// A subcommand of the server: `main` alone turns what it threw into an exit status.
+protocol ServerCommand: ParsableCommand {
+    func execute() throws
+}
+
+/// The server cannot start: `main` says `msgc: MESSAGE` on standard error and ends with 2.
+struct Refusal: Error {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}
