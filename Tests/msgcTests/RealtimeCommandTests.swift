@@ -27,7 +27,10 @@ import Testing
             }
         }
         let state = folder.appendingPathComponent("state.json").path
-        try JSONSerialization.data(withJSONObject: ["messages": ["messageIdentifiers": messages], "images": ["imageIdentifiers": images]])
+        try JSONSerialization.data(withJSONObject: [
+            "environment": "production", "bundleId": "com.example.parla",
+            "messages": ["messageIdentifiers": messages], "images": ["imageIdentifiers": images],
+        ])
             .write(to: URL(fileURLWithPath: state))
         return (folder, bundle, state)
     }
@@ -236,8 +239,10 @@ extension RealtimeCommandTests {
         let sandbox = folder.appendingPathComponent("sandbox").path
         #expect(try MsgcRunner.run(["build", "--content", example, "--environment", "sandbox", "--out", sandbox]).status == 0)
         let result = try MsgcRunner.run(["realtime", "snapshot", sandbox, "--state", folder.appendingPathComponent("state.json").path, "--out", folder.appendingPathComponent("s.json").path])
-        #expect(result.status == 0)
-        #expect(result.stdout.contains("Apple holds none of this bundle's messages"), "\(result.stdout)")
+        // The state file names production (issue 43, case 4): refused, naming both, nothing written.
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("describes production of com.example.parla, but this is sandbox of com.example.parla"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("s.json").path))
         _ = bundle
     }
 }
