@@ -43,6 +43,18 @@ public enum CoverageMarkdownRenderer {
             }
             output += "\n</details>\n"
         }
+        let previous = report.products.flatMap { product in
+            product.cells.flatMap { cell in cell.previousTranslation.map { (product: product.product, locale: cell.locale, message: $0) } }
+        }
+        if !previous.isEmpty {
+            output += "\n<details>\n<summary>Shipping a previous translation (\(previous.count))</summary>\n\n"
+            output += "| product | locale | message | why |\n| --- | --- | --- | --- |\n"
+            for item in previous {
+                let name = code(item.message.key) + (item.message.isDefault ? " (default)" : "")
+                output += "| \(code(item.product)) | \(escape(item.locale)) | \(name) | \(escape(CoverageWording.describe(item.message))) |\n"
+            }
+            output += "\n</details>\n"
+        }
         return output
     }
 

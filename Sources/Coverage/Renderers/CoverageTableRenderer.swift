@@ -122,6 +122,21 @@ public enum CoverageTableRenderer {
                 }
             }
         }
+        let cellsPrevious = report.products.enumerated().flatMap { row, product in
+            product.cells.filter { !$0.previousTranslation.isEmpty }.map { (label: labels[row], cell: $0) }
+        }
+        if !cellsPrevious.isEmpty {
+            let count = cellsPrevious.reduce(0) { $0 + $1.cell.previousTranslation.count }
+            output += "\n" + paint.bold("shipping a previous translation (\(count)):") + "\n"
+            for (label, cell) in cellsPrevious {
+                output += wrap("\(label) · \(TerminalText.escaped(cell.locale))", width: options.width, indent: 2, visibleWidth: visibleCount) + "\n"
+                for message in cell.previousTranslation {
+                    let name = TerminalText.escaped(message.key) + (message.isDefault ? " (default)" : "")
+                    let line = "  \(name): \(TerminalText.escaped(CoverageWording.describe(message)))"
+                    output += wrap(line, width: options.width, indent: 6, visibleWidth: visibleCount) + "\n"
+                }
+            }
+        }
         return output
     }
 
