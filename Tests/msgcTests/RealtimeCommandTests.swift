@@ -91,10 +91,12 @@ import Testing
         try Data(edited.utf8).write(to: xliff)
         let newBundle = folder.appendingPathComponent("new").path
         #expect(try MsgcRunner.run(["build", "--content", tree.path, "--environment", "production", "--out", newBundle]).status == 0)
-        var held = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: approvedState))) as! [String: [String: [[String: String]]]]
+        var held = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: approvedState))) as! [String: Any]
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: newBundle + "/manifest.json"))) as! [String: Any]
         let newOffer = (manifest["operations"] as! [[String: Any]]).first { $0["key"] as? String == "offer-half-price" && $0["locale"] as? String == "de-DE" && $0["op"] as? String == "uploadMessage" }!["identifier"] as! String
-        held["messages"]!["messageIdentifiers"]!.append(["messageIdentifier": newOffer, "messageState": "PENDING"])
+        var messages = held["messages"] as! [String: [[String: String]]]
+        messages["messageIdentifiers"]!.append(["messageIdentifier": newOffer, "messageState": "PENDING"])
+        held["messages"] = messages
         let newState = folder.appendingPathComponent("new-state.json").path
         try JSONSerialization.data(withJSONObject: held).write(to: URL(fileURLWithPath: newState))
 
