@@ -19,8 +19,11 @@ public enum StateReader {
     /// entries it left out.
     /// With `defaultsOf`, also the default Apple serves for each product and locale that bundle
     /// configures (`--defaults`).
+    /// The file names the environment and the app (`bundleId`) it describes, and `fetchedAt`,
+    /// when the lists were read (RFC 3339, UTC; given by the caller, the one clock value).
     public static func document(
-        base: APIBase, credentials: Credentials, environment: Environment, pace: Pace, defaultsOf bundle: BundleContents? = nil
+        base: APIBase, credentials: Credentials, environment: Environment, bundleId: String, fetchedAt: String, pace: Pace,
+        defaultsOf bundle: BundleContents? = nil
     ) throws(Failure) -> (bytes: [UInt8], warnings: [String]) {
         let client = AppleClient(base: base, credentials: credentials, pacer: Pacer(pace.settings(environment)), backoff: 0.5 * pace.timeScale)
         var fetched = try read(client)
@@ -34,6 +37,9 @@ public enum StateReader {
                 throw Failure(description: Applier.describe(error), status: Applier.status(error))
             }
         }
+        fetched.state.environment = environment.rawValue
+        fetched.state.bundleId = bundleId
+        fetched.state.fetchedAt = fetchedAt
         return (fetched.state.json.canonicalBytes, fetched.warnings)
     }
 
@@ -42,7 +48,7 @@ public enum StateReader {
         do {
             let messages = try answer(client, images: false)
             let images = try answer(client, images: true)
-            let (state, diagnostics) = StateFileParser.read(stateDocument(messages: messages, images: images), path: "Apple's lists")
+            let (state, diagnostics) = StateFileParser.read(stateDocument(messages: messages, images: images), path: "Apple's lists", isFile: false)
             guard let state else {
                 throw Failure(
                     description: "Apple's lists are not shaped as Apple documents them: " + diagnostics.map(\.message).joined(separator: "; "),
@@ -63,7 +69,7 @@ public enum StateReader {
         let body = try answer(client, images: images)
         let none = JSONDocument.Node(value: .object([]), line: 1, column: 1)
         let document = stateDocument(messages: images ? none : body, images: images ? body : none)
-        guard let state = StateFileParser.read(document, path: "Apple's list").0 else {
+        guard let state = StateFileParser.read(document, path: "Apple's list", isFile: false).0 else {
             throw .unavailable("\(images ? "Get Image List" : "Get Message List") answered with something that is not a list")
         }
         return images ? state.images : state.messages

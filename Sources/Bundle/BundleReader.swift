@@ -18,7 +18,7 @@ public enum BundleReader {
     }
 
     /// The manifest (and every JSON file it names) larger than this is refused.
-    static let maxJSONBytes = 64 << 20
+    public static let maxJSONBytes = 64 << 20
     /// The most files a bundle can hold: 2,000 messages, 2,000 images, defaults and slack.
     static let maxFiles = 100_000
 

@@ -7,7 +7,7 @@ extension StateDiagnostics {
     /// The example state with `defaults` listing these entries (each `"product", "locale", id-or-null`).
     static func exampleStateWithDefaults(_ entries: [String]) -> String {
         """
-        {"messages": {"messageIdentifiers": [
+        {"environment": "production", "bundleId": "com.example.news", "messages": {"messageIdentifiers": [
           {"messageIdentifier": "ea1a3351-d822-5c73-afc9-fce5155b48e5", "messageState": "APPROVED"},
           {"messageIdentifier": "9861f026-1b97-599d-bd8b-5f48912c970f", "messageState": "APPROVED"}
         ]},
@@ -48,7 +48,7 @@ extension StateDiagnostics {
     public static let strayDefault = RuleInfo(
         code: "STA010", name: "stray-default", severity: .warning,
         summary: "Apple serves a default message for a product and locale this bundle no longer configures.",
-        rationale: "A default stays at Apple until it is deleted: when a product or locale leaves the content tree, or its default message loses `default: true`, subscribers there keep seeing the old default, and its message cannot be deleted while Apple serves it. `msgc prune` deletes such defaults (counted in its `--confirm`), then the messages they served.",
+        rationale: "A default stays at Apple until it is deleted: when a product or locale leaves the content tree, or its default message loses `default: true`, subscribers there keep seeing the old default, and its message cannot be deleted while Apple serves it. `msgc prune` deletes such defaults (counted in its `--confirm`), then the messages they served. A locale whose default message waits for its translation (the manifest's `notShipped`: untranslated, or a stale translation withheld) is different: Apple's current default is what subscribers there see until the translation comes back, so it is reported without sending you to prune.",
         examples: [
             .invalidState(exampleStateWithDefaults([
                 #"{"product": "com.example.news.premium.yearly", "locale": "en-US", "messageIdentifier": "ea1a3351-d822-5c73-afc9-fce5155b48e5"}"#,

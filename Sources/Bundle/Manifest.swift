@@ -28,31 +28,10 @@ public struct Manifest: Hashable, Sendable {
     /// What a realtime answer needs to know of each product of msgc.yaml: its subscription group
     /// and its `realtime:` choice. Nil in a manifest written before msgc knew them.
     public var products: [Product]?
-    /// What the sources configure and the bundle does not ship (a locale waiting for its
-    /// translation, a message withheld): sorted by product, locale and key; nil when there is none.
-    /// Prune keeps what earlier bundles shipped for these; the realtime snapshot lists them.
-    public var notShipped: [NotShipped]?
-
-    /// One product, locale and key the sources configure that the bundle does not ship, and why.
-    public struct NotShipped: Hashable, Sendable {
-        public var product: String
-        public var locale: String
-        public var key: String
-        /// `untranslated`, `withheld-stale`, `below-minimum-state`, `failing-rules`, `unreadable-file`,
-        /// or what a later msgc writes: kept as written.
-        public var reason: String
-
-        public init(product: String, locale: String, key: String, reason: String) {
-            self.product = product
-            self.locale = locale
-            self.key = key
-            self.reason = reason
-        }
-
-        var json: JSONValue {
-            ["key": .string(key), "locale": .string(locale), "product": .string(product), "reason": .string(reason)]
-        }
-    }
+    /// What the sources configure (a product's locales × its message keys) and the bundle does
+    /// not ship, with why, sorted by product, locale and key: what the stages at Apple must
+    /// neither delete nor report gone. Written only when not empty; empty when absent.
+    public var notShipped: [NotShipped] = []
 
     public init(
         generatorVersion: String, bundleId: String, environment: Environment, release: String?, digest: String,
@@ -193,6 +172,41 @@ public struct Manifest: Hashable, Sendable {
         public var path: String { "/inApps/v1/messaging/\(kind.rawValue)/\(identifier)" }
     }
 
+    /// A message of the sources that the bundle does not ship in one of its product's locales.
+    public struct NotShipped: Hashable, Sendable, Comparable {
+        public enum Reason: String, Hashable, Sendable, CaseIterable {
+            /// Some field has no translation at all (no unit, no target, not translated yet).
+            case untranslated
+            /// A translation is stale and the message or msgc.yaml says `staleTranslations: withhold`.
+            case withheldStale = "withheld-stale"
+            /// A translation's state is below msgc.yaml's `minimumState`.
+            case belowMinimumState = "below-minimum-state"
+            /// The translation fails a rule with an error.
+            case failingRules = "failing-rules"
+            /// The locale's XLIFF file could not be read.
+            case unreadableFile = "unreadable-file"
+
+            /// Whether the locale waits for its translators: everything but a rule's error.
+            public var waitsForTranslation: Bool { self != .failingRules }
+        }
+
+        public var product: String
+        public var locale: String
+        public var key: String
+        public var reason: Reason
+
+        public init(product: String, locale: String, key: String, reason: Reason) {
+            self.product = product
+            self.locale = locale
+            self.key = key
+            self.reason = reason
+        }
+
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.product, lhs.locale, lhs.key) < (rhs.product, rhs.locale, rhs.key)
+        }
+    }
+
     // MARK: - Encoding
 
     /// The manifest as msgc writes it; `json.canonicalBytes` is `manifest.json`.
@@ -211,7 +225,11 @@ public struct Manifest: Hashable, Sendable {
         if let deferred { object["deferred"] = .array(deferred.map(\.json)) }
         if let unreferenced { object["unreferenced"] = .array(unreferenced.map(\.json)) }
         if let products { object["products"] = .array(products.map(\.json)) }
-        if let notShipped, !notShipped.isEmpty { object["notShipped"] = .array(notShipped.map(\.json)) }
+        if !notShipped.isEmpty {
+            object["notShipped"] = .array(notShipped.sorted().map {
+                ["key": .string($0.key), "locale": .string($0.locale), "product": .string($0.product), "reason": .string($0.reason.rawValue)]
+            })
+        }
         return .object(object)
     }
 
@@ -320,7 +338,7 @@ public struct Manifest: Hashable, Sendable {
                 deferred: try root.member("deferred").map { node throws(Failure) in try entries(node, section: "deferred") },
                 unreferenced: try root.member("unreferenced").map { node throws(Failure) in try unreferenced(node) },
                 products: try root.member("products").map { node throws(Failure) in try products(node) })
-            manifest.notShipped = try root.member("notShipped").map { node throws(Failure) in try notShipped(node) }
+            if let list = root.member("notShipped") { manifest.notShipped = try notShipped(list) }
             if let products = manifest.products {
                 for section in ["operations", "present", "deferred"] {
                     guard let list = root.member(section), case .array(let items) = list.value else { continue }
@@ -333,9 +351,21 @@ public struct Manifest: Hashable, Sendable {
         func notShipped(_ list: JSONDocument.Node) throws(Failure) -> [NotShipped] {
             var result: [NotShipped] = []
             for item in try array(list, section: "notShipped") {
-                result.append(NotShipped(
+                guard case .object(let members) = item.value else { continue }
+                for (member, _) in members where !["key", "locale", "product", "reason"].contains(member) {
+                    throw fail(item, "unknown member \"\(member)\" in a \"notShipped\" entry; msgc writes key, locale, product and reason")
+                }
+                let reasonText = try string("reason", in: item)
+                guard let reason = NotShipped.Reason(rawValue: reasonText) else {
+                    throw fail(item.member("reason")!, "\"reason\" must be one of \(NotShipped.Reason.allCases.map(\.rawValue).joined(separator: ", ")), not '\(reasonText)'")
+                }
+                let entry = NotShipped(
                     product: try segment("product", in: item), locale: try segment("locale", in: item), key: try string("key", in: item),
-                    reason: try string("reason", in: item)))
+                    reason: reason)
+                if let last = result.last, !(last < entry) {
+                    throw fail(item, "\"notShipped\" must be sorted by product, locale and key, each once, as msgc writes it")
+                }
+                result.append(entry)
             }
             return result
         }

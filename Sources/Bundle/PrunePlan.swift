@@ -190,8 +190,8 @@ public struct PrunePlan: Sendable, Equatable {
             liveSlots[Slot(product: product, locale: locale, key: key)] = entry
         }
         var notShipped: [Slot: String] = [:]
-        for item in live.manifest.notShipped ?? [] {
-            notShipped[Slot(product: item.product, locale: item.locale, key: item.key)] = item.reason
+        for item in live.manifest.notShipped {
+            notShipped[Slot(product: item.product, locale: item.locale, key: item.key)] = item.reason.rawValue
         }
 
         // What each earlier bundle names: identifier → how the reviewer knows it, and its slot.

@@ -28,7 +28,7 @@ public enum StateDiagnostics {
     /// A state file listing the example messages (winback, then last-chance) in these states.
     static func exampleState(winback: String, lastChance: String) -> String {
         """
-        {"messages": {"messageIdentifiers": [
+        {"environment": "production", "bundleId": "com.example.news", "messages": {"messageIdentifiers": [
           {"messageIdentifier": "ea1a3351-d822-5c73-afc9-fce5155b48e5", "messageState": \(winback)},
           {"messageIdentifier": "9861f026-1b97-599d-bd8b-5f48912c970f", "messageState": \(lastChance)}
         ]},
@@ -75,7 +75,7 @@ public enum StateDiagnostics {
         rationale: "Apple lists every upload under the UUID it was uploaded with, and msgc puts identifiers into request paths and into the manifest's `unreferenced` list, where a clean-up script may act on them. An identifier that is not a UUID (`../default/PRODUCT/en-US`, say) did not come from Apple's answer unchanged, so msgc never uses it: the entry is left out, as if Apple had not listed it, and the rest of the file is used.",
         examples: [
             .invalidState("""
-                {"messages": {"messageIdentifiers": [
+                {"environment": "production", "bundleId": "com.example.news", "messages": {"messageIdentifiers": [
                   {"messageIdentifier": "ea1a3351-d822-5c73-afc9-fce5155b48e5", "messageState": "APPROVED"},
                   {"messageIdentifier": ⟦"../default/com.example.news.premium.yearly/en-US"⟧, "messageState": "APPROVED"}
                 ]},
@@ -91,7 +91,7 @@ public enum StateDiagnostics {
         rationale: "msgc derives an image's identifier from its bytes and its size class, so Apple holding that identifier with another `imageSize` means it was uploaded some other way. Apple may then refuse a message that uses it in a slot of the other size. An image Apple lists without `imageSize` (uploaded before API 1.4) has a size Apple did not say, and is no contradiction.",
         examples: [
             .invalidState("""
-                {"messages": {"messageIdentifiers": [
+                {"environment": "production", "bundleId": "com.example.news", "messages": {"messageIdentifiers": [
                   {"messageIdentifier": "\(exampleImageMessageIdentifier)", "messageState": "APPROVED"}
                 ]},
                  "images": {"imageIdentifiers": [
@@ -100,7 +100,7 @@ public enum StateDiagnostics {
 
                 """, extraFiles: exampleMessages(withImage: true, markingImage: true)),
             .validState("""
-                {"messages": {"messageIdentifiers": [
+                {"environment": "production", "bundleId": "com.example.news", "messages": {"messageIdentifiers": [
                   {"messageIdentifier": "\(exampleImageMessageIdentifier)", "messageState": "APPROVED"}
                 ]},
                  "images": {"imageIdentifiers": [
@@ -110,6 +110,24 @@ public enum StateDiagnostics {
                 """, extraFiles: exampleMessages(withImage: true)),
         ])
 
+    public static let stateWithoutOrigin = RuleInfo(
+        code: "STA011", name: "state-file-without-origin", severity: .warning,
+        summary: "The state file does not say which environment and app it describes.",
+        rationale: "A state file lists what Apple holds in one environment for one app. `msgc state fetch` records both (and when it read them), and `build`, `coverage`, `realtime snapshot` and `prune` refuse a state file of another environment or app with exit status 2: a sandbox state in a production build would call unapproved content present and approved content missing. A file written before msgc recorded them cannot be checked; msgc uses it as before and says so. Fetch it again.",
+        examples: [
+            .invalidState("""
+                ⟦{⟧"messages": {"messageIdentifiers": [
+                  {"messageIdentifier": "ea1a3351-d822-5c73-afc9-fce5155b48e5", "messageState": "APPROVED"}
+                ]},
+                 "images": {"imageIdentifiers": []}}
+
+                """, extraFiles: exampleMessages()),
+            .validState(exampleState(winback: "\"APPROVED\"", lastChance: "\"APPROVED\""), extraFiles: exampleMessages()),
+        ])
+
     /// Every state code, alphabetized by code.
-    public static let all: [RuleInfo] = [invalidStateFile, rejectedAtApple, defaultDeferred, unusableIdentifier, imageSizeContradiction, defaultDrift, strayDefault]
+    public static let all: [RuleInfo] = [
+        invalidStateFile, rejectedAtApple, defaultDeferred, unusableIdentifier, imageSizeContradiction, defaultDrift, strayDefault,
+        stateWithoutOrigin,
+    ]
 }

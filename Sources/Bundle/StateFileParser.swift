@@ -27,7 +27,8 @@ public enum StateFileParser {
     public static func load(_ url: URL, displayPath: String) -> (StateFile?, [Diagnostic]) {
         switch FileReader.bytes(at: url, limit: maxBytes) {
         case .success(let bytes):
-            return parse(bytes: bytes, path: displayPath)
+            let (state, diagnostics) = parse(bytes: bytes, path: displayPath)
+            return (state, diagnostics + (state.map { originWarnings($0, path: displayPath) } ?? []))
         case .failure(.missing):
             return (nil, [problem("state file '\(displayPath)' does not exist", path: displayPath)])
         case .failure(.tooLarge(let size)):
@@ -49,8 +50,9 @@ public enum StateFileParser {
     }
 
     /// Reads a state file already read as JSON: `root` holds the `messages` and `images`
-    /// members. `msgc state fetch` hands Apple's two answers here as those members.
-    public static func read(_ root: JSONDocument.Node, path: String) -> (StateFile?, [Diagnostic]) {
+    /// members. `msgc state fetch` hands Apple's two answers here as those members, with
+    /// `isFile` false: they are Apple's lists, not yet a file that must say what it describes.
+    public static func read(_ root: JSONDocument.Node, path: String, isFile: Bool = true) -> (StateFile?, [Diagnostic]) {
         guard case .object = root.value else {
             return (nil, [problem(
                 "state file must be a JSON object with \"messages\" and \"images\", not \(root.kindName)", path: path,
@@ -64,8 +66,64 @@ public enum StateFileParser {
             in: root, outer: "images", inner: "imageIdentifiers", identifierKey: "imageIdentifier", stateKey: "imageState",
             sizeKey: "imageSize", path: path, diagnostics: &diagnostics)
         let defaults = StateDefaultsParser.read(root, path: path, diagnostics: &diagnostics)
+        let origin = isFile ? self.origin(root, path: path, diagnostics: &diagnostics) : (nil, nil, nil)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
-        return (StateFile(messages: messages, images: images, defaults: defaults), diagnostics)
+        var state = StateFile(messages: messages, images: images, defaults: defaults)
+        (state.environment, state.bundleId, state.fetchedAt) = origin
+        return (state, diagnostics)
+    }
+
+    /// `environment`, `bundleId` and `fetchedAt`, msgc's own members, read strictly: a string
+    /// each (an environment msgc knows, a bundle id that is one path segment) or an STA001
+    /// error. A file without the first two (written before msgc recorded them) is used as
+    /// before; `load`, what commands read a state file with, warns of it (STA011).
+    private static func origin(
+        _ root: JSONDocument.Node, path: String, diagnostics: inout [Diagnostic]
+    ) -> (environment: String?, bundleId: String?, fetchedAt: String?) {
+        func text(_ key: String) -> String? {
+            guard let node = root.member(key) else { return nil }
+            guard case .string(let value) = node.value else {
+                diagnostics.append(problem("\"\(key)\" must be a string, not \(node.kindName)", path: path, line: node.line, column: node.column))
+                return nil
+            }
+            return value
+        }
+        let environment = text("environment")
+        if let environment, !["sandbox", "production"].contains(environment), let node = root.member("environment") {
+            diagnostics.append(problem(
+                "\"environment\" must be sandbox or production, not '\(environment)'", path: path, line: node.line, column: node.column))
+        }
+        let bundleId = text("bundleId")
+        if let bundleId, !PathSegment.isSafe(bundleId), let node = root.member("bundleId") {
+            diagnostics.append(problem(
+                "\"bundleId\" must be an app's bundle id, not '\(bundleId)'", path: path, line: node.line, column: node.column))
+        }
+        return (environment, bundleId, text("fetchedAt"))
+    }
+
+    /// STA011 for a state file given to a command that does not say which environment or app
+    /// it describes (written before msgc recorded them): it is used as before, unchecked.
+    public static func originWarnings(_ state: StateFile, path: String) -> [Diagnostic] {
+        guard state.environment == nil || state.bundleId == nil else { return [] }
+        let missing = [state.environment == nil ? "environment" : nil, state.bundleId == nil ? "app (bundleId)" : nil].compactMap { $0 }
+        return [StateDiagnostics.stateWithoutOrigin.diagnose(
+            "state file does not say which \(missing.joined(separator: " or ")) it describes (written before msgc recorded it); msgc cannot check that it is this bundle's",
+            at: SourceLocation(path: path, line: 1, column: 1),
+            fixIts: [FixIt("fetch it again with `msgc state fetch`, which records the environment, the app and when it read them")])]
+    }
+
+    /// Whether `state` describes `environment` and the app `bundleId`: nil when it does (or
+    /// does not say, which its STA011 warning reports), else why not, naming both, for the
+    /// command to refuse with exit status 2. `build`, `coverage`, `realtime snapshot` and
+    /// `prune` all ask here, so that none uses another environment's or app's state.
+    public static func mismatch(_ state: StateFile, path: String, environment: Environment, bundleId: String) -> String? {
+        let environmentDiffers = state.environment.map { $0 != environment.rawValue } ?? false
+        let appDiffers = state.bundleId.map { $0 != bundleId } ?? false
+        guard environmentDiffers || appDiffers else { return nil }
+        let described = "\(state.environment ?? "an unnamed environment") of \(state.bundleId ?? "an unnamed app")"
+        let fetched = state.fetchedAt.map { ", fetched at \($0)" } ?? ""
+        return "state file '\(path)' describes \(described)\(fetched), but this is \(environment.rawValue) of \(bundleId); "
+            + "fetch that one with `msgc state fetch --environment \(environment.rawValue) --bundle-id \(bundleId) --out FILE`"
     }
 
     private static func list(

@@ -69,6 +69,10 @@ public enum BundleBuilder {
         public var generatorVersion: String
         /// What Apple holds in `environment`, when the build was given `--state`.
         public var state: StateFile?
+        /// What the sources configure and the bundle does not ship (the manifest's `notShipped`).
+        public var notShipped: [Manifest.NotShipped] = []
+        /// The default messages among `notShipped` that wait for translation, by `PRODUCT/LOCALE`.
+        public var waitingDefaults: [String: Manifest.NotShipped] = [:]
 
         public init(
             config: ProjectConfig, messages: [LocalizedMessage], images: [String: [UInt8]], environment: Environment,
@@ -184,11 +188,13 @@ public enum BundleBuilder {
             }
         }
 
-        if let state { diagnostics += DefaultDrift.diagnostics(configuredDefaults, config: input.config, state: state) }
+        if let state { diagnostics += DefaultDrift.diagnostics(
+            configuredDefaults, config: input.config, state: state, waiting: input.waitingDefaults) }
 
         var manifest = Manifest(
             generatorVersion: input.generatorVersion, bundleId: input.config.bundleId.value, environment: input.environment,
             release: input.release, digest: digest(of: files), operations: operations + defaultOperations)
+        manifest.notShipped = input.notShipped.sorted()
         manifest.products = input.config.products.map { product in
             Manifest.Product(
                 id: product.id.value, group: product.group?.value, choice: product.realtime?.mode,

@@ -1,3 +1,4 @@
+import Bundle
 import Diagnostics
 import Foundation
 import LanguageTags
@@ -152,6 +153,21 @@ public struct ReleasePlan: Sendable {
     public var shipped: [LocalizedMessage]
     /// Localized messages left out because a rule failed on their translation.
     public var leftOut: [(subject: Subject, reasons: [Diagnostic])]
+    /// Every product × locale × message key of the sources that does not ship, with why: the
+    /// manifest's `notShipped`.
+    public var notShipped: [Manifest.NotShipped] = []
+
+    /// The entries of `notShipped` that are a product's default message waiting for its
+    /// translation, by `PRODUCT/LOCALE`: Apple's current default there is what the locale
+    /// shows until then, not a stray one (STA010).
+    public func waitingDefaults(_ catalog: Catalog) -> [String: Manifest.NotShipped] {
+        let defaultKeys = Set(catalog.messages.filter(\.isDefaultMessage).map { "\($0.product.value)/\($0.key.value)" })
+        var result: [String: Manifest.NotShipped] = [:]
+        for entry in notShipped where entry.reason.waitsForTranslation && defaultKeys.contains("\(entry.product)/\(entry.key)") {
+            result["\(entry.product)/\(entry.locale)"] = entry
+        }
+        return result
+    }
 
     public init(compilation: Compilation) {
         let sourceLocale = compilation.catalog.config?.sourceLocale.value
@@ -163,6 +179,67 @@ public struct ReleasePlan: Sendable {
         }
         shipped = compilation.localization.candidates.filter { failing[$0.subject] == nil && !PseudoLocale.isPseudo($0.locale) }
         leftOut = failing.keys.sorted().map { ($0, failing[$0]!) }
+        notShipped = Self.notShipped(compilation, shipped: shipped, failing: Set(failing.keys))
+    }
+
+    /// Every product × locale × message key of the sources that `shipped` leaves out, with why
+    /// (`Manifest.NotShipped`), sorted by product, locale and key.
+    static func notShipped(_ compilation: Compilation, shipped: [LocalizedMessage], failing: Set<Subject>) -> [Manifest.NotShipped] {
+        guard let config = compilation.catalog.config else { return [] }
+        let shippedSubjects = Set(shipped.map(\.subject))
+        var gapsBySubject: [Subject: [TranslationGap]] = [:]
+        for gap in compilation.localization.gaps { gapsBySubject[gap.subject, default: []].append(gap) }
+        let unreadable = unreadableLocales(compilation.catalog, config: config)
+        let productLocales = ProductLocales(config)
+        var keys = Set<Subject>()
+        var result: [Manifest.NotShipped] = []
+        for message in compilation.catalog.messages where keys.insert(message.subject).inserted {
+            for locale in productLocales[message.product.value] where !PseudoLocale.isPseudo(locale) {
+                let subject = Subject(product: message.product.value, key: message.key.value, locale: locale)
+                guard !shippedSubjects.contains(subject) else { continue }
+                let reason: Manifest.NotShipped.Reason
+                if unreadable.contains(locale) {
+                    reason = .unreadableFile
+                } else if failing.contains(subject) {
+                    reason = .failingRules
+                } else {
+                    reason = Self.reason(gapsBySubject[subject] ?? [], minimumState: config.minimumState)
+                }
+                result.append(.init(product: subject.product, locale: locale, key: subject.key, reason: reason))
+            }
+        }
+        return result.sorted()
+    }
+
+    /// Why a message's gaps keep it from shipping: a field without any translation first, then
+    /// a stale one withheld, then one below `minimumState`. No gap at all (a message whose
+    /// source has an error) counts as untranslated.
+    private static func reason(_ gaps: [TranslationGap], minimumState: TranslationState) -> Manifest.NotShipped.Reason {
+        var withheld = false
+        var belowMinimum = false
+        for gap in gaps {
+            switch gap.reason {
+            case .missing, .notTranslated, .ambiguous: return .untranslated
+            case .stale: if let unit = gap.unit, unit.state >= minimumState { withheld = true } else { belowMinimum = true }
+            case .belowMinimumState: belowMinimum = true
+            }
+        }
+        if withheld { return .withheldStale }
+        return belowMinimum ? .belowMinimumState : .untranslated
+    }
+
+    /// Locales without a readable XLIFF file that an unreadable file names (its target
+    /// language, else its path): their translations exist but could not be read.
+    private static func unreadableLocales(_ catalog: Catalog, config: ProjectConfig) -> Set<String> {
+        let readable = catalog.fileForLocale(sourceLocale: config.sourceLocale.value)
+        let binding = LocaleBinding(config)
+        var result = Set<String>()
+        for file in catalog.translationFiles where !file.isReadable {
+            let named = file.targetLanguage.map { binding.locale(for: $0.value) }
+                ?? Compilation.suggestedLocale(forPath: file.path, config: config, binding: binding)
+            if let locale = named, readable[locale] == nil { result.insert(locale) }
+        }
+        return result
     }
 
     /// Whether a finding stops a build: an error in the message sources or the configuration,

@@ -3,8 +3,11 @@ import Model
 /// Binds each message to its translations in every locale of its product.
 ///
 /// A translation counts when the unit's state reaches `minimumState` and its recorded source
-/// equals the message's current source text; otherwise the field is a gap. Whether the text
-/// passes the rules is Lint's business, not this type's.
+/// equals the message's current source text; otherwise the field is a gap. A stale translation
+/// (its recorded source differs) that reaches `minimumState` counts too, as the previous
+/// translation, unless the message or msgc.yaml says `staleTranslations: withhold`: a source
+/// edit changes nothing a translated locale ships until its translation comes back. Whether
+/// the text passes the rules (against the source it translates) is Lint's business, not this type's.
 public enum Localizer {
     public static func localize(_ catalog: Catalog) -> Localization {
         guard let config = catalog.config else { return Localization(candidates: [], gaps: [], fileForLocale: [:]) }
@@ -52,7 +55,8 @@ public enum Localizer {
         // the last found; each candidate goes to the message's place in the sorted order.
         var bound = locales.concurrentMap { locale in
             var binder = LocaleBinder(
-                locale: locale, isSource: locale == sourceLocale, file: fileForLocale[locale], minimumState: config.minimumState)
+                locale: locale, isSource: locale == sourceLocale, file: fileForLocale[locale], minimumState: config.minimumState,
+                staleTranslations: config.staleTranslations)
             let applies = productRuns.map { $0.locales.contains(locale) }
             var slots = [LocalizedMessage?](repeating: nil, count: prepared.count)
             var partials: [LocalizedMessage?] = []
@@ -70,7 +74,7 @@ public enum Localizer {
             }
             return BoundLocale(
                 slots: slots, partials: partials, count: count, gaps: binder.gaps, gapPositions: binder.gapPositions,
-                boundUnits: binder.finder?.found)
+                previous: binder.previous, previousPositions: binder.previousPositions, boundUnits: binder.finder?.found)
         }
 
         // Each candidate is moved out of its slot, not copied: a copy retains each of the
@@ -102,12 +106,21 @@ public enum Localizer {
         }
         gapOrder.sort { ($0.position, $0.locale, $0.field) < ($1.position, $1.locale, $1.field) }
         let gaps = gapOrder.map { bound[$0.locale].gaps[$0.index] }
+        var previousOrder: [(position: Int, locale: Int, field: MessageField, index: Int)] = []
+        for locale in bound.indices {
+            for (item, position) in zip(bound[locale].previous.indices, bound[locale].previousPositions) {
+                previousOrder.append((position, locale, bound[locale].previous[item].field, item))
+            }
+        }
+        previousOrder.sort { ($0.position, $0.locale, $0.field) < ($1.position, $1.locale, $1.field) }
         var boundUnits: [String: [Bool]] = [:]
         for (locale, boundLocale) in zip(locales, bound) {
             if let path = fileForLocale[locale]?.path, let found = boundLocale.boundUnits { boundUnits[path] = found }
         }
-        return Localization(
+        var localization = Localization(
             candidates: candidates, partials: partials, gaps: gaps, fileForLocale: fileForLocale.mapValues(\.path), boundUnits: boundUnits)
+        localization.previousTranslations = previousOrder.map { bound[$0.locale].previous[$0.index] }
+        return localization
     }
 
     /// Messages of one product, as positions in the sorted order, and the product's locales.
@@ -133,6 +146,9 @@ public enum Localizer {
         var gaps: [TranslationGap]
         /// The position, in product and key order, of each gap's message.
         var gapPositions: [Int]
+        /// Stale fields that ship their previous translation, and their messages' positions.
+        var previous: [TranslationGap]
+        var previousPositions: [Int]
         /// Which units of the locale's file were found for a field (`Localization.boundUnits`).
         var boundUnits: [Bool]?
     }
@@ -145,18 +161,27 @@ public enum Localizer {
         let isSource: Bool
         let file: TranslationFile?
         let minimumState: TranslationState
+        /// msgc.yaml's `staleTranslations`; a message's own wins.
+        let staleTranslations: StaleTranslationPolicy
         var finder: UnitFinder?
         private(set) var gaps: [TranslationGap] = []
+        /// Stale fields bound to their previous translation (`Localization.previousTranslations`).
+        private(set) var previous: [TranslationGap] = []
+        private(set) var previousPositions: [Int] = []
         /// The position, in product and key order, of the message being bound, and that of
         /// each gap's message.
         var position = 0
         private(set) var gapPositions: [Int] = []
 
-        init(locale: String, isSource: Bool, file: TranslationFile?, minimumState: TranslationState) {
+        init(
+            locale: String, isSource: Bool, file: TranslationFile?, minimumState: TranslationState,
+            staleTranslations: StaleTranslationPolicy
+        ) {
             self.locale = locale
             self.isSource = isSource
             self.file = file
             self.minimumState = minimumState
+            self.staleTranslations = staleTranslations
             self.finder = file.map(UnitFinder.init)
         }
 
@@ -165,6 +190,8 @@ public enum Localizer {
         mutating func bind(_ prepared: PreparedMessage) -> (localized: LocalizedMessage, isComplete: Bool)? {
             var texts = FieldTexts()
             texts.reserveCapacity(prepared.fields.count)
+            var previousSources = FieldTexts()
+            var stale: [TranslationGap] = []
             if isSource {
                 for (field, text) in prepared.fields { texts[field] = text }
                 return (LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: nil), true)
@@ -204,10 +231,20 @@ public enum Localizer {
                     continue
                 }
                 if units[index].source.value != prepared.fields[position].text.value {
-                    record(TranslationGap(
+                    let gap = TranslationGap(
                         subject: subject(of: prepared), field: field, reason: .stale(
                             recordedSource: units[index].source.value, currentSource: prepared.fields[position].text.value),
-                        unit: units[index], translationPath: path))
+                        unit: units[index], translationPath: path)
+                    let policy = prepared.shared.message.staleTranslations?.value ?? staleTranslations
+                    // The previous translation ships where it would have shipped before the
+                    // edit: reviewed far enough and, the rules permitting, against its own source.
+                    if policy == .keepPrevious, state >= minimumState {
+                        texts[field] = target
+                        previousSources[field] = units[index].source
+                        stale.append(gap)
+                        continue
+                    }
+                    record(gap)
                     complete = false
                     continue
                 }
@@ -222,8 +259,20 @@ public enum Localizer {
                 // the rules check it with the others.
                 texts[field] = target
             }
+            // A previous translation ships only with the whole message; in a message that
+            // waits for other fields, the stale field waits too, and is reported as such.
+            for gap in stale {
+                if complete {
+                    previous.append(gap)
+                    previousPositions.append(position)
+                } else {
+                    record(gap)
+                }
+            }
             guard complete || !texts.isEmpty else { return nil }
-            return (LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: path), complete)
+            var localized = LocalizedMessage(shared: prepared.shared, locale: locale, texts: texts, translationPath: path)
+            localized.previousSources = previousSources
+            return (localized, complete)
         }
 
         private mutating func record(_ gap: TranslationGap) {

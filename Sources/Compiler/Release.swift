@@ -38,9 +38,11 @@ public struct Release: Sendable {
         built.stoppedEarly = false
         var images: [String: [UInt8]] = [:]
         for (path, asset) in compilation.catalog.images { if let bytes = asset.bytes { images[path] = bytes } }
-        let input = BundleBuilder.Input(
+        var input = BundleBuilder.Input(
             config: config, messages: plan.shipped, images: images, environment: environment, release: release,
             generatorVersion: generatorVersion, state: state)
+        input.notShipped = plan.notShipped
+        input.waitingDefaults = plan.waitingDefaults(compilation.catalog)
         let bundle: UploadBundle
         do {
             bundle = try BundleBuilder.build(input)

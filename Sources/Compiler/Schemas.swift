@@ -53,6 +53,8 @@ public enum Schemas {
                 choice(ReadinessLevel.allCases.map(\.rawValue), "How far a translation must have come (its XLIFF state) to ship: translated (the default), reviewed or final.")
             case "lengthMeasure":
                 choice(LengthMeasure.allCases.map(\.rawValue), "How text lengths are counted against Apple's limits: utf16 (the default; what Apple's limits count), graphemes, scalars or utf8. Always after NFC normalization.")
+            case "staleTranslations":
+                choice(StaleTranslationPolicy.allCases.map(\.rawValue), Self.staleTranslationsDescription)
             case "products":
                 .object([
                     "description": "The subscription products that show retention messages, each with its App Store product identifier.",
@@ -184,6 +186,8 @@ public enum Schemas {
                 text("switch-plan messages: the product a realtime answer offers instead, another product of the same subscription group (`group:` in msgc.yaml).")
             case "offer":
                 text("promotional-offer messages: the promotional offer's identifier in App Store Connect, which a realtime answer's signature names.", pattern: "^[A-Za-z0-9._-]+$")
+            case "staleTranslations":
+                choice(StaleTranslationPolicy.allCases.map(\.rawValue), Self.staleTranslationsDescription + " On a message, it wins over msgc.yaml's.")
             default:
                 text("")
             }
@@ -252,6 +256,9 @@ public enum Schemas {
     }
 
     /// One of `values`; an optional one may be left without a value.
+    static let staleTranslationsDescription =
+        "What a locale ships while its translation is stale (the source text changed since): keep-previous (the default) keeps shipping the previous translation, the same upload, until the translator updates it; withhold ships nothing there, for an edit whose old wording must not be shown (a price, a legal text)."
+
     static func choice(_ values: [String], _ description: String, required: Bool = false) -> JSONValue {
         .object(["description": .string(description), "enum": .array(values.map { .string($0) } + (required ? [] : [.null]))])
     }

@@ -6,7 +6,8 @@ import Model
 /// Computes the coverage matrix from a compilation: a pure function of its inputs.
 public enum Coverage {
     /// The matrix for `compilation`. A message is ready in a locale when every field has a
-    /// usable translation (not missing, not stale, at least `minimumState`), no error
+    /// usable translation (not missing, at least `minimumState`; a stale one that ships as the
+    /// previous translation counts, and is listed as such), no error
     /// diagnostic concerns it there (in the source locale, none concerns its source either),
     /// and, with a state file, Apple holds it and every image it uses as APPROVED, identifiers
     /// computed for `environment` exactly as `msgc build` computes them.
@@ -26,6 +27,8 @@ public enum Coverage {
         for diagnostic in compilation.diagnostics where diagnostic.severity == .error {
             if let subject = diagnostic.subject { errors[subject, default: []].append(diagnostic) }
         }
+        var previous: [Subject: [String]] = [:]
+        for item in compilation.localization.previousTranslations { previous[item.subject, default: []].append(item.field.description) }
         var candidates: [Subject: LocalizedMessage] = [:]
         for candidate in compilation.localization.candidates where candidates[candidate.subject] == nil {
             candidates[candidate.subject] = candidate
@@ -50,6 +53,7 @@ public enum Coverage {
             var productTally = Tally()
             for locale in productLocales[productId] {
                 var notReady: [NotReadyMessage] = []
+                var previousTranslation: [PreviousTranslationMessage] = []
                 for message in messages {
                     let subject = Subject(product: productId, key: message.key.value, locale: locale)
                     var messageErrors = errors[subject] ?? []
@@ -64,12 +68,16 @@ public enum Coverage {
                     }
                     if !reasons.isEmpty {
                         notReady.append(NotReadyMessage(key: message.key.value, isDefault: message.key.value == defaultKey, reasons: reasons))
+                    } else if let fields = previous[subject] {
+                        previousTranslation.append(PreviousTranslationMessage(
+                            key: message.key.value, isDefault: message.key.value == defaultKey, fields: fields))
                     }
                 }
                 let isDefaultReady = defaultKey.map { key in !notReady.contains { $0.key == key } } ?? false
-                let cell = CoverageCell(
+                var cell = CoverageCell(
                     product: productId, locale: locale, messageCount: messages.count, readyCount: messages.count - notReady.count,
                     isDefaultReady: isDefaultReady, notReady: notReady)
+                cell.previousTranslation = previousTranslation
                 productTally.add(cell)
                 cells.append(cell)
             }

@@ -125,6 +125,9 @@ public struct CoverageCell: Hashable, Sendable {
     public var isDefaultReady: Bool
     /// Every message that is not ready, sorted by key, with its reasons.
     public var notReady: [NotReadyMessage]
+    /// Messages that ship a previous translation (a stale one, kept until the translator
+    /// updates it), sorted by key: counted as ready (they ship) but not up to date.
+    public var previousTranslation: [PreviousTranslationMessage] = []
 
     public init(product: String, locale: String, messageCount: Int, readyCount: Int, isDefaultReady: Bool, notReady: [NotReadyMessage]) {
         self.product = product
@@ -138,6 +141,21 @@ public struct CoverageCell: Hashable, Sendable {
     public var status: Status {
         if !isDefaultReady { return .withoutDefault }
         return readyCount == messageCount ? .complete : .partial
+    }
+}
+
+/// A message that ships in one locale with its previous translation of some fields: the
+/// source text changed since, and the locale shows the old translation until it is updated.
+public struct PreviousTranslationMessage: Hashable, Sendable {
+    public var key: String
+    public var isDefault: Bool
+    /// The fields that ship their previous translation (`header`, `bullets.1.alt`).
+    public var fields: [String]
+
+    public init(key: String, isDefault: Bool, fields: [String]) {
+        self.key = key
+        self.isDefault = isDefault
+        self.fields = fields
     }
 }
 

@@ -29,9 +29,10 @@ public struct CoverageRun: Sendable {
         if let state, let config = compilation.catalog.config {
             var images: [String: [UInt8]] = [:]
             for (path, asset) in compilation.catalog.images { if let bytes = asset.bytes { images[path] = bytes } }
+            let plan = ReleasePlan(compilation: compilation)
             let drift = DefaultDrift.diagnostics(
-                shipped: ReleasePlan(compilation: compilation).shipped, config: config, images: images,
-                environment: report.environment, state: state)
+                shipped: plan.shipped, config: config, images: images, environment: report.environment, state: state,
+                waiting: plan.waitingDefaults(compilation.catalog))
             run.drift = compilation.policy.settle(drift).sortedForOutput()
         }
         return run

@@ -60,7 +60,8 @@ enum HoverText {
             if let text = localized.text(field)?.value {
                 seen.insert(localized.locale)
                 let count = measure.count(nfc(text))
-                rows.append("| \(localized.locale) | \(count) | \(count > limit ? "over by \(count - limit)" : "fits") |")
+                let previous = localized.previousSources[field] != nil ? " (previous translation: the source changed since)" : ""
+                rows.append("| \(localized.locale) | \(count) | \(count > limit ? "over by \(count - limit)" : "fits")\(previous) |")
             }
         }
         for gap in localization.gaps

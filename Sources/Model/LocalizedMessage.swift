@@ -8,6 +8,10 @@ public struct LocalizedMessage: Sendable {
     public var texts: FieldTexts
     /// The XLIFF file the texts came from; nil for the source locale.
     public var translationPath: String?
+    /// The fields whose text is a previous translation, one of a source text that has changed
+    /// since (`StaleTranslationPolicy.keepPrevious`), each with the source it translates: what
+    /// the rules compare the translation with. Empty when every text is current.
+    public var previousSources = FieldTexts()
 
     public init(message: Message, locale: String, texts: FieldTexts, translationPath: String?) {
         self.init(shared: SharedMessage(message), locale: locale, texts: texts, translationPath: translationPath)
@@ -26,6 +30,15 @@ public struct LocalizedMessage: Sendable {
     public var subject: Subject { Subject(product: message.product.value, key: message.key.value, locale: locale) }
 
     public func text(_ field: MessageField) -> Located<String>? { texts[field] }
+
+    /// The source text `field`'s translation translates: the one its unit recorded for a
+    /// previous translation, else the message's.
+    public func sourceText(of field: MessageField) -> Located<String>? {
+        previousSources.isEmpty ? message.text(of: field) : previousSources[field] ?? message.text(of: field)
+    }
+
+    /// Whether some field ships a previous translation.
+    public var shipsPreviousTranslation: Bool { !previousSources.isEmpty }
 }
 
 /// The texts of a message's fields in one locale, in field order (`MessageField`'s).
@@ -145,6 +158,10 @@ public struct Localization: Sendable {
     public var partials: [LocalizedMessage]
     /// Fields without a usable translation, sorted by subject and field.
     public var gaps: [TranslationGap]
+    /// Fields whose translation is stale but ships all the same, as the previous translation
+    /// (`StaleTranslationPolicy.keepPrevious`), sorted like `gaps`; each with reason `stale`.
+    /// A stale field that does not ship (withheld, or below `minimumState`) is in `gaps`.
+    public var previousTranslations: [TranslationGap] = []
     /// The translation file chosen for each locale.
     public var fileForLocale: [String: String]
     /// For each translation file the messages were bound to, by path: whether each of its

@@ -138,6 +138,8 @@ public struct Message: Hashable, Sendable {
     /// `promotional-offer` only: the offer's identifier in App Store Connect, which the realtime
     /// answer's signature names; nil when the source does not say.
     public var offer: Located<String>?
+    /// `staleTranslations:` on the message: wins over msgc.yaml's; nil when the message does not say.
+    public var staleTranslations: Located<StaleTranslationPolicy>?
     /// The location of the message's mapping (its `- key:` line).
     public var location: SourceLocation
 

@@ -11,6 +11,17 @@ public enum TranslationState: String, Codable, Sendable, CaseIterable, Comparabl
 }
 
 /// The unit in which Apple's length limits are counted.
+/// What a locale ships when the source text of a message it translated has changed since
+/// (`staleTranslations:` in msgc.yaml or on a message; docs/formats.md).
+public enum StaleTranslationPolicy: String, Sendable, CaseIterable, Hashable {
+    /// The locale keeps shipping its previous translation (the same text, so the same upload)
+    /// until the translator updates it: a source edit changes nothing that locale shows.
+    case keepPrevious = "keep-previous"
+    /// The locale does not ship the message until it is translated again: for an edit whose
+    /// old wording must not be shown any more (a price, a legal text).
+    case withhold
+}
+
 public enum LengthMeasure: String, Codable, Sendable, CaseIterable {
     case graphemes
     case scalars
@@ -121,6 +132,9 @@ public struct ProjectConfig: Hashable, Sendable {
     public var minimumState: TranslationState
     public var lengthMeasure: LengthMeasure
     public var products: [ProductConfig]
+    /// `staleTranslations:`: what a locale ships when its translation is stale; a message's own
+    /// `staleTranslations:` wins over it.
+    public var staleTranslations: StaleTranslationPolicy = .keepPrevious
     /// `rules:`: a code (or a rule's name) turned off or given another severity, in the order
     /// written. Checked and applied by the compiler, which knows every code.
     public var ruleSettings: [RuleSetting] = []

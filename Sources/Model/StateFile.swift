@@ -61,6 +61,12 @@ public struct StateFile: Hashable, Sendable {
     /// The defaults Apple serves, when the state was fetched with `--defaults`; nil for a state
     /// file without them (written by earlier versions, or fetched without `--defaults`).
     public var defaults: [HeldDefault]?
+    /// Which environment (`sandbox`, `production`) and app (bundle id) the lists are of, and
+    /// when `msgc state fetch` read them (RFC 3339, UTC): nil in a state file written before
+    /// msgc recorded them. `fetchedAt` is only reported; nothing is computed from it.
+    public var environment: String?
+    public var bundleId: String?
+    public var fetchedAt: String?
 
     private var messageIndex: [String: Int]
     private var imageIndex: [String: Int]
@@ -99,6 +105,7 @@ public struct StateFile: Hashable, Sendable {
 extension StateFile {
     /// The state file as `msgc state fetch` writes it, in msgc's canonical JSON: Apple's two
     /// list responses, `{"images": {"imageIdentifiers": […]}, "messages": {"messageIdentifiers": […]}}`,
+    /// with `environment`, `bundleId` and `fetchedAt` beside them when known,
     /// entries sorted by identifier and members Apple did not send left out, so that the same
     /// answer gives the same bytes on every platform and in every order Apple lists it.
     public var json: JSONValue {
@@ -115,6 +122,9 @@ extension StateFile {
             "images": .object(["imageIdentifiers": items(images, identifierKey: "imageIdentifier", stateKey: "imageState")]),
         ]
         if let defaults { object["defaults"] = HeldDefault.json(defaults) }
+        if let environment { object["environment"] = .string(environment) }
+        if let bundleId { object["bundleId"] = .string(bundleId) }
+        if let fetchedAt { object["fetchedAt"] = .string(fetchedAt) }
         return .object(object)
     }
 }

@@ -6,7 +6,8 @@ internal import Yams
 /// Reads `msgc.yaml` into a `ProjectConfig`.
 public enum ConfigParser {
     public static let knownKeys = [
-        "bundleId", "sourceLocale", "locales", "extraLocales", "namespace", "minimumState", "lengthMeasure", "products", "rules",
+        "bundleId", "sourceLocale", "locales", "extraLocales", "namespace", "minimumState", "lengthMeasure", "staleTranslations",
+        "products", "rules",
     ]
     public static let productKeys = ["id", "locales", "group", "realtime"]
     /// The keys of a weighted `realtime:` entry.
@@ -46,6 +47,7 @@ public enum ConfigParser {
         let namespace = reader.string("namespace", required: true)
         let minimumState = reader.choice("minimumState", as: ReadinessLevel.self)
         let lengthMeasure = reader.choice("lengthMeasure", as: LengthMeasure.self)
+        let staleTranslations = reader.choice("staleTranslations", as: StaleTranslationPolicy.self)
         var products: [ProductConfig] = []
         let productList = reader.sequence("products", required: true)
         if let (nodes, _) = productList {
@@ -103,6 +105,7 @@ public enum ConfigParser {
             namespace: namespace, minimumState: minimumState?.value.state ?? .translated,
             lengthMeasure: lengthMeasure?.value ?? .utf16, products: products)
         config.ruleSettings = ruleSettings
+        config.staleTranslations = staleTranslations?.value ?? .keepPrevious
         return (config, document.source, diagnostics)
     }
 

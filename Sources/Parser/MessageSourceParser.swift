@@ -7,6 +7,7 @@ public enum MessageSourceParser {
     public static let fileKeys = ["messages"]
     public static let messageKeys = [
         "key", "product", "type", "default", "header", "body", "headerPosition", "image", "bullets", "note", "switchTo", "offer",
+        "staleTranslations",
     ]
     public static let imageKeys = ["file", "alt"]
     public static let bulletKeys = ["text", "image", "alt"]
@@ -79,6 +80,7 @@ public enum MessageSourceParser {
         let note = reader.string("note")
         let switchTo = reader.string("switchTo")
         let offer = reader.string("offer")
+        let staleTranslations = reader.choice("staleTranslations", as: StaleTranslationPolicy.self)
         if let offer, !isOfferIdentifier(offer.value) {
             reader.report(ParserDiagnostics.invalidOfferId.diagnose(
                 "offer '\(offer.value)' may hold only ASCII letters, digits, '.', '_' and '-'", at: offer.valueSpan,
@@ -132,10 +134,12 @@ public enum MessageSourceParser {
             }
         }
         guard let key, let product, let type else { return nil }
-        return Message(
+        var message = Message(
             key: key, product: product, type: type, isDefault: isDefault, header: header, body: body,
             headerPosition: headerPosition, image: image, bullets: bullets, bulletsLocation: bulletList?.location,
             note: note, switchTo: switchTo, offer: offer, location: reader.location)
+        message.staleTranslations = staleTranslations
+        return message
     }
 
     /// Whether `text` can be a promotional offer's identifier: one to 255 ASCII letters, digits,

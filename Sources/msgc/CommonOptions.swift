@@ -230,4 +230,12 @@ enum StateOption {
         guard let state else { throw Refusal(.failure, "the state file cannot be used; nothing was written") }
         return state
     }
+
+    /// Refuses (exit status 2, naming both) a state file of another environment or app than
+    /// the one the command works on; one without them was warned about when it was read (STA011).
+    static func requireOrigin(_ state: StateFile, path: String, environment: Environment, bundleId: String) throws {
+        if let mismatch = StateFileParser.mismatch(state, path: path, environment: environment, bundleId: bundleId) {
+            throw Refusal(.failure, mismatch + "; nothing was written")
+        }
+    }
 }

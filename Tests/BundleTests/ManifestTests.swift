@@ -90,4 +90,41 @@ import Testing
             }
         }
     }
+
+    /// `notShipped`: written sorted, only when not empty, read back strictly.
+    @Test func notShippedRoundTripsAndIsReadStrictly() throws {
+        var manifest = try Self.manifest()
+        #expect(!String(decoding: manifest.json.canonicalBytes, as: UTF8.self).contains("notShipped"))
+        manifest.notShipped = [
+            .init(product: "com.example.app.yearly", locale: "zh-Hans", key: "winback", reason: .withheldStale),
+            .init(product: "com.example.app.yearly", locale: "de-DE", key: "winback", reason: .untranslated),
+            .init(product: "com.example.app.yearly", locale: "de-DE", key: "offer", reason: .belowMinimumState),
+        ]
+        let bytes = manifest.json.canonicalBytes
+        let decoded = try Manifest.decode(bytes, path: "manifest.json")
+        #expect(decoded.notShipped == manifest.notShipped.sorted())
+        #expect(decoded.notShipped.map(\.locale) == ["de-DE", "de-DE", "zh-Hans"])
+        #expect(decoded.json.canonicalBytes == bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let object = try JSONSerialization.jsonObject(with: Data(bytes)) as! [String: Any]
+        #expect((object["notShipped"] as? [[String: String]])?.first
+            == ["key": "offer", "locale": "de-DE", "product": "com.example.app.yearly", "reason": "below-minimum-state"])
+        let section = try #require(text.range(of: "\"notShipped\"")).upperBound
+        let cases: [(String, String, String)] = [
+            (#""reason": "withheld-stale""#, #""reason": "stale""#, "\"reason\" must be one of untranslated, withheld-stale"),
+            (#""locale": "zh-Hans""#, #""locale": "../zh""#, "\"locale\" must be one path segment"),
+            (#""locale": "zh-Hans""#, #""locale": "de-DE""#, "\"notShipped\" must be sorted by product, locale and key, each once"),
+            (#""reason": "untranslated""#, #""reason": "untranslated", "why": "x""#, "unknown member \"why\""),
+        ]
+        for (original, replacement, expected) in cases {
+            let range = try #require(text.range(of: original, range: section..<text.endIndex), "\(original)")
+            let edited = text.replacingCharacters(in: range, with: replacement)
+            do {
+                _ = try Manifest.decode(Array(edited.utf8), path: "m.json")
+                Issue.record("accepted \(replacement)")
+            } catch {
+                #expect(error.description.contains(expected), "\(error)")
+            }
+        }
+    }
 }

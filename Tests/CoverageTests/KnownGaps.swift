@@ -55,12 +55,17 @@ enum KnownGaps {
         messages.append(HeldUpload(identifier: "0b7e6a52-9d41-5c3e-8f20-5a6b7c8d9e0f", state: .approved, location: here))
         var imageList = heldImages.keys.sorted().map { heldImages[$0]! }
         imageList.append(HeldUpload(identifier: "7c9e6679-7425-50de-944b-e07fc1f90ae7", state: .rejected, imageSize: "BULLET_POINT", location: here))
-        return StateFile(messages: messages, images: imageList)
+        var state = StateFile(messages: messages, images: imageList)
+        state.environment = environment.rawValue
+        state.bundleId = config.bundleId.value
+        return state
     }
 
     /// The state file's text, as the applier would save it.
     static func stateJSON(_ state: StateFile) -> String {
         JSONValue.object([
+            "environment": .string(state.environment ?? ""),
+            "bundleId": .string(state.bundleId ?? ""),
             "messages": ["messageIdentifiers": .array(state.messages.map {
                 ["messageIdentifier": .string($0.identifier), "messageState": .string($0.state.rawValue)]
             })],

@@ -168,7 +168,12 @@ struct ApplyAnswersTests {
         #expect(fetch.stderr.contains("'\(hostile)' is not a UUID; msgc ignores this entry"), "\(fetch.stderr)")
         let written = try String(contentsOf: state, encoding: .utf8)
         #expect(!written.contains("..") && !written.contains("%"), "\(written)")
-        #expect(written == "{\n  \"images\": {\n    \"imageIdentifiers\": []\n  },\n  \"messages\": {\n    \"messageIdentifiers\": []\n  }\n}\n")
+        // Beside the lists, the environment, the app and when they were read (the one clock value).
+        let lines = written.split(separator: "\n", omittingEmptySubsequences: false)
+        let fetchedAt = try #require(lines.first { $0.hasPrefix("  \"fetchedAt\": ") })
+        #expect(fetchedAt.hasSuffix("Z\",") && fetchedAt.count == "  \"fetchedAt\": \"2026-11-28T04:45:15Z\",".count, "\(fetchedAt)")
+        #expect(lines.filter { $0 != fetchedAt }.joined(separator: "\n")
+            == "{\n  \"bundleId\": \"\(Self.bundleID)\",\n  \"environment\": \"sandbox\",\n  \"images\": {\n    \"imageIdentifiers\": []\n  },\n  \"messages\": {\n    \"messageIdentifiers\": []\n  }\n}\n")
 
         let result = try Self.apply(bundle, standIn)
         #expect(result.status == 0, "\(result.stdout)")

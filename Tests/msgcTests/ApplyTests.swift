@@ -190,6 +190,13 @@ struct ApplyTests {
         let build = try MsgcRunner.run(["build", "--content", "content", "--environment", "sandbox", "--state", state.path, "--out", next.path])
         #expect(build.status == 0, "\(build.stderr)")
         #expect(build.stdout.contains("Apple already holds 78 of its uploads (present)"), "\(build.stdout)")
+        #expect(!build.stderr.contains("[STA011]"), "\(build.stderr)")
+        // The fetched file names sandbox: a production build refuses it (issue 43, case 4).
+        let production = try MsgcRunner.run(["build", "--content", "content", "--environment", "production", "--state", state.path,
+                                             "--out", folder.appendingPathComponent("production").path])
+        #expect(production.status == 2, "\(production.stderr)")
+        #expect(production.stderr.contains("describes sandbox of \(Self.bundleID), fetched at "), "\(production.stderr)")
+        #expect(production.stderr.contains("but this is production of \(Self.bundleID)"), "\(production.stderr)")
     }
 }
 

@@ -96,9 +96,11 @@ import TestSupport
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    static func stateFile(messages: [(String, String)]) -> String {
+    /// A state file of the tree's app in `environment`, as `msgc state fetch` names them.
+    static func stateFile(messages: [(String, String)], environment: String = "production") -> String {
         let entries = messages.map { "{\"messageIdentifier\": \"\($0.0.uppercased())\", \"messageState\": \"\($0.1)\"}" }
-        return "{\"messages\": {\"messageIdentifiers\": [\(entries.joined(separator: ", "))]}, \"images\": {\"imageIdentifiers\": []}}\n"
+        return "{\"environment\": \"\(environment)\", \"bundleId\": \"com.example.app\", "
+            + "\"messages\": {\"messageIdentifiers\": [\(entries.joined(separator: ", "))]}, \"images\": {\"imageIdentifiers\": []}}\n"
     }
 
     @Test func productionBuildDefersDefaultsUntilApproved() throws {
@@ -153,7 +155,7 @@ import TestSupport
         #expect(try MsgcRunner.run(["build", "--environment", "sandbox"], in: folder).status == 0)
         let operations = try #require(try Self.manifest(folder, "sandbox")["operations"] as? [[String: Any]])
         let uploaded = operations.filter { $0["op"] as? String == "uploadMessage" }.compactMap { $0["identifier"] as? String }
-        try MsgcRunner.write(["pending.json": Self.stateFile(messages: [(uploaded[0], "PENDING")])], into: folder)
+        try MsgcRunner.write(["pending.json": Self.stateFile(messages: [(uploaded[0], "PENDING")], environment: "sandbox")], into: folder)
         let result = try MsgcRunner.run(["build", "--environment", "sandbox", "--state", "pending.json"], in: folder)
         #expect(result.status == 0)
         let manifest = try Self.manifest(folder, "sandbox")

@@ -46,7 +46,7 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
 
-    @Test func changedSourceMakesTranslationsStaleAndLeavesThemOut() throws {
+    @Test func changedSourceMakesTranslationsStaleAndShipsThePreviousOne() throws {
         let copy = try exampleCopy()
         let source = copy.appendingPathComponent("messages/plus/monthly.yaml")
         let text = try String(contentsOf: source, encoding: .utf8)
@@ -54,14 +54,16 @@ import TestSupport
             .write(to: source)
         let lint = try MsgcRunner.run(["lint", "--content", copy.path])
         #expect(lint.status == 0)
-        #expect(lint.stdout.contains("warning: header translation in de-DE is stale: it translates 'Thanks for learning with us', but the source is now 'Thank you for learning with us' [TRN001]"))
+        #expect(lint.stdout.contains("warning: header translation in de-DE is stale: it translates 'Thanks for learning with us', but the source is now 'Thank you for learning with us'; de-DE keeps showing its previous translation of 'thanks' until the translation is updated [TRN001]"), "\(lint.stdout)")
         let strict = try MsgcRunner.run(["lint", "--content", copy.path, "--strict"])
         #expect(strict.status == 1)
         let build = try MsgcRunner.run(["build", "--content", copy.path, "--environment", "sandbox", "--out", copy.deletingLastPathComponent().appendingPathComponent("b").path])
         #expect(build.status == 0)
         #expect(build.stdout.contains("in 8 locales"))
         let manifest = try String(contentsOf: copy.deletingLastPathComponent().appendingPathComponent("b/manifest.json"), encoding: .utf8)
-        #expect(!manifest.contains("\"path\": \"/inApps/v1/messaging/default/com.example.parla.plus.monthly/de-DE\""))
+        // The previous translation keeps shipping, default and all, until the translator updates it.
+        #expect(manifest.contains("\"path\": \"/inApps/v1/messaging/default/com.example.parla.plus.monthly/de-DE\""))
+        #expect(!manifest.contains("notShipped"))
         // Re-extracting keeps the old translation for the translator, marked as needing work.
         let extract = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE"])
         #expect(extract.stdout.contains("<source>Thank you for learning with us</source>"))
@@ -70,6 +72,13 @@ import TestSupport
         let german = copy.appendingPathComponent("translations/de-DE.xliff").path
         let again = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", german])
         #expect(again.stderr.contains("32 translations (1 stale, written back as needing translation)"), "\(again.stderr)")
+        // From then on the locale waits for its translator, and the manifest says so.
+        let rebuilt = try MsgcRunner.run(["build", "--content", copy.path, "--environment", "sandbox", "--out", copy.deletingLastPathComponent().appendingPathComponent("c").path])
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        let waiting = try String(contentsOf: copy.deletingLastPathComponent().appendingPathComponent("c/manifest.json"), encoding: .utf8)
+        #expect(!waiting.contains("\"path\": \"/inApps/v1/messaging/default/com.example.parla.plus.monthly/de-DE\""))
+        #expect(waiting.contains("\"notShipped\""))
+        #expect(rebuilt.stdout.contains("not shipped while 1 message waits for translation (1 untranslated)"), "\(rebuilt.stdout)")
     }
 
     /// A locale's file that cannot be used for it (unreadable, or its target language spelled

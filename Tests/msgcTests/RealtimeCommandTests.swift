@@ -28,7 +28,10 @@ import TestSupport
             }
         }
         let state = folder.appendingPathComponent("state.json").path
-        try JSONSerialization.data(withJSONObject: ["messages": ["messageIdentifiers": messages], "images": ["imageIdentifiers": images]])
+        try JSONSerialization.data(withJSONObject: [
+            "environment": "production", "bundleId": "com.example.parla",
+            "messages": ["messageIdentifiers": messages], "images": ["imageIdentifiers": images],
+        ])
             .write(to: URL(fileURLWithPath: state))
         return (folder, bundle, state)
     }
@@ -89,10 +92,12 @@ import TestSupport
         try Data(edited.utf8).write(to: xliff)
         let newBundle = folder.appendingPathComponent("new").path
         #expect(try MsgcRunner.run(["build", "--content", tree.path, "--environment", "production", "--out", newBundle]).status == 0)
-        var held = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: approvedState))) as! [String: [String: [[String: String]]]]
+        var held = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: approvedState))) as! [String: Any]
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: newBundle + "/manifest.json"))) as! [String: Any]
         let newOffer = (manifest["operations"] as! [[String: Any]]).first { $0["key"] as? String == "offer-half-price" && $0["locale"] as? String == "de-DE" && $0["op"] as? String == "uploadMessage" }!["identifier"] as! String
-        held["messages"]!["messageIdentifiers"]!.append(["messageIdentifier": newOffer, "messageState": "PENDING"])
+        var messages = held["messages"] as! [String: [[String: String]]]
+        messages["messageIdentifiers"]!.append(["messageIdentifier": newOffer, "messageState": "PENDING"])
+        held["messages"] = messages
         let newState = folder.appendingPathComponent("new-state.json").path
         try JSONSerialization.data(withJSONObject: held).write(to: URL(fileURLWithPath: newState))
 
@@ -277,17 +282,26 @@ extension RealtimeCommandTests {
         let (folder, bundle, _) = try releasedExample()
         let sandbox = folder.appendingPathComponent("sandbox").path
         #expect(try MsgcRunner.run(["build", "--content", example, "--environment", "sandbox", "--out", sandbox]).status == 0)
+        let result = try MsgcRunner.run(["realtime", "snapshot", sandbox, "--state", folder.appendingPathComponent("state.json").path, "--out", folder.appendingPathComponent("s.json").path])
+        // The state file names production (issue 43, case 4): refused, naming both, nothing written.
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("describes production of com.example.parla, but this is sandbox of com.example.parla"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("s.json").path))
+        // A state file of sandbox that holds none of this bundle's messages: it answers nothing,
+        // refused and named (issue 43 case 3: an empty snapshot passed every gate).
+        let sandboxState = folder.appendingPathComponent("sandbox-state.json")
+        let production = try String(contentsOfFile: folder.appendingPathComponent("state.json").path, encoding: .utf8)
+        try production.replacingOccurrences(of: "\"production\"", with: "\"sandbox\"").write(to: sandboxState, atomically: true, encoding: .utf8)
         let out = folder.appendingPathComponent("s.json").path
-        // It answers nothing: refused, and named (issue 43 case 3: an empty snapshot passed every gate).
-        let refused = try MsgcRunner.run(["realtime", "snapshot", sandbox, "--state", folder.appendingPathComponent("state.json").path, "--out", out])
+        let refused = try MsgcRunner.run(["realtime", "snapshot", sandbox, "--state", sandboxState.path, "--out", out])
         #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
         #expect(refused.stderr.contains("the snapshot answers nothing"), "\(refused.stderr)")
         #expect(refused.stderr.contains("Apple holds none of this bundle's messages: is the state file of sandbox"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--allow-empty"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
-        let result = try MsgcRunner.run(["realtime", "snapshot", sandbox, "--state", folder.appendingPathComponent("state.json").path, "--out", out, "--allow-empty"])
-        #expect(result.status == 0)
-        #expect(result.stdout.contains("Apple holds none of this bundle's messages"), "\(result.stdout)")
+        let result2 = try MsgcRunner.run(["realtime", "snapshot", sandbox, "--state", sandboxState.path, "--out", out, "--allow-empty"])
+        #expect(result2.status == 0)
+        #expect(result2.stdout.contains("Apple holds none of this bundle's messages"), "\(result2.stdout)")
         _ = bundle
     }
 }

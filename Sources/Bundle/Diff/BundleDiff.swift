@@ -21,6 +21,9 @@ public struct BundleDiff: Sendable {
         case gone
         case changed
         case repointed = "re-pointed"
+        /// In the old bundle, and in the new one's `notShipped`: the sources still have it, but
+        /// the locale waits for its translation (or a rule's fix), so Apple keeps what it has.
+        case withheld
         case unchanged
     }
 
@@ -44,6 +47,8 @@ public struct BundleDiff: Sendable {
         public var changedFields: [String]
         /// Whether the new upload is content Apple has not seen in the old bundle.
         public var needsReview: Bool
+        /// For a withheld message: why the new bundle does not ship it (its `notShipped` reason).
+        public var withheldReason: String?
     }
 
     public struct ImageChange: Sendable {
@@ -66,6 +71,8 @@ public struct BundleDiff: Sendable {
         public var newMessage: String?
         /// The new bundle defers this configuration until Apple approves what it points at.
         public var isDeferred: Bool
+        /// For a withheld default: why the new bundle does not ship its message (`notShipped`).
+        public var withheldReason: String?
     }
 
     public var old: Side
@@ -129,15 +136,21 @@ public struct BundleDiff: Sendable {
             (change == .new || change == .changed) && !oldIdentifiers.contains(identifier ?? "")
         }
 
+        // What the new bundle's sources have but it does not ship is withheld, never gone.
+        var notShipped: [[String]: Manifest.NotShipped.Reason] = [:]
+        for entry in new.manifest.notShipped { notShipped[[entry.product, entry.locale, entry.key]] = entry.reason }
         let messages = pairs(old, new, .uploadMessage) { [$0.product ?? "", $0.locale ?? "", $0.key ?? ""] }.map { key, before, after in
-            let change = classify(before?.identifier, after?.identifier, different: .changed)
+            var change = classify(before?.identifier, after?.identifier, different: .changed)
+            let withheld = change == .gone ? notShipped[key] : nil
+            if withheld != nil { change = .withheld }
             var fields: [String] = []
             if change == .changed, let before, let after, let oldBody = old.messageBodies[before.file], let newBody = new.messageBodies[after.file] {
                 fields = changedFields(oldBody, newBody)
             }
             return MessageChange(
                 product: key[0], locale: key[1], key: key[2], change: change, oldIdentifier: before?.identifier,
-                newIdentifier: after?.identifier, changedFields: fields, needsReview: needsReview(change, after?.identifier))
+                newIdentifier: after?.identifier, changedFields: fields, needsReview: needsReview(change, after?.identifier),
+                withheldReason: withheld?.rawValue)
         }
         let images = pairs(old, new, .uploadImage) { [$0.source, $0.imageSize?.rawValue ?? ""] }.map { key, before, after in
             let change = classify(before?.identifier, after?.identifier, different: .changed)
@@ -149,9 +162,13 @@ public struct BundleDiff: Sendable {
         let defaults = pairs(old, new, .configureDefault) { [$0.product ?? "", $0.locale ?? ""] }.map { key, before, after in
             let oldMessage = before.map { old.defaultTargets[$0.file] ?? "" }
             let newMessage = after.map { new.defaultTargets[$0.file] ?? "" }
+            var change = classify(oldMessage, newMessage, different: .repointed)
+            let withheld = change == .gone ? before?.key.flatMap { notShipped[[key[0], key[1], $0]] } : nil
+            if withheld != nil { change = .withheld }
             return DefaultChange(
-                product: key[0], locale: key[1], change: classify(oldMessage, newMessage, different: .repointed), oldKey: before?.key,
-                newKey: after?.key, oldMessage: oldMessage, newMessage: newMessage, isDeferred: after.map { deferredFiles.contains($0.file) } ?? false)
+                product: key[0], locale: key[1], change: change, oldKey: before?.key,
+                newKey: after?.key, oldMessage: oldMessage, newMessage: newMessage, isDeferred: after.map { deferredFiles.contains($0.file) } ?? false,
+                withheldReason: withheld?.rawValue)
         }
 
         func side(_ bundle: BundleContents, _ path: String) -> Side {

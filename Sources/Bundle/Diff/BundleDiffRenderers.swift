@@ -54,9 +54,9 @@ public enum BundleDiffTextRenderer {
             for item in diff.pruneKept { out += "  kept \(safe(item.name)): \(safe(item.why))\n" }
         }
         out += "\n"
-        out += "messages: " + counts(diff.messages.map(\.change), [.new, .gone, .changed, .unchanged]) + "\n"
+        out += "messages: " + counts(diff.messages.map(\.change), withheldIfAny(diff.messages.map(\.change), [.new, .gone, .changed, .unchanged])) + "\n"
         out += "images: " + counts(diff.images.map(\.change), [.new, .gone, .changed, .unchanged]) + "\n"
-        out += "default configurations: " + counts(diff.defaults.map(\.change), [.new, .gone, .repointed, .unchanged]) + "\n"
+        out += "default configurations: " + counts(diff.defaults.map(\.change), withheldIfAny(diff.defaults.map(\.change), [.new, .gone, .repointed, .unchanged])) + "\n"
         let reviewMessages = diff.messages.count(where: \.needsReview)
         let reviewImages = diff.images.count(where: \.needsReview)
         if !diff.hasChanges {
@@ -84,7 +84,15 @@ public enum BundleDiffTextRenderer {
     static func messageNote(_ message: BundleDiff.MessageChange, environment: String) -> String {
         if message.needsReview { return reviewNote(message.change, environment: environment) }
         if message.change == .gone { return "no longer uploaded; Apple keeps it until it is deleted" }
+        if message.change == .withheld, let reason = message.withheldReason { return withheldNote(reason) }
         return ""
+    }
+
+    /// Why a message the sources still have is not in the new bundle, and what the locale shows meanwhile.
+    static func withheldNote(_ reason: String) -> String {
+        let why = Manifest.NotShipped.Reason(rawValue: reason)?.waitsForTranslation == false
+            ? "withheld (its translation fails a rule)" : "withheld (waiting for translation: \(reason))"
+        return "\(why); Apple keeps what it has until the translation ships"
     }
 
     static func reviewNote(_ change: BundleDiff.Change, environment: String) -> String {
@@ -98,9 +106,17 @@ public enum BundleDiffTextRenderer {
         switch configuration.change {
         case .new: return "default → \(new)"
         case .gone: return "default (was \(old)) no longer configured by this bundle; Apple keeps the earlier configuration until it is deleted"
+        case .withheld: return "default \(old) — \(withheldNote(configuration.withheldReason ?? ""))"
         case .repointed: return old == new ? "default → \(new) (its new content)" : "default \(old) → \(new)"
         default: return "default → \(new)"
         }
+    }
+
+    /// `order` with `withheld` before `unchanged` when some change is withheld: a release
+    /// without a locale waiting for translation reads as before.
+    static func withheldIfAny(_ changes: [BundleDiff.Change], _ order: [BundleDiff.Change]) -> [BundleDiff.Change] {
+        guard changes.contains(.withheld) else { return order }
+        return order.filter { $0 != .unchanged } + [.withheld, .unchanged]
     }
 
     static func counts(_ changes: [BundleDiff.Change], _ order: [BundleDiff.Change]) -> String {
@@ -133,7 +149,8 @@ public enum BundleDiffJSONRenderer {
         let messages: [JSONValue] = diff.messages.filter { $0.change != .unchanged }.map {
             ["product": .string($0.product), "locale": .string($0.locale), "key": .string($0.key), "change": .string($0.change.rawValue),
              "oldIdentifier": optional($0.oldIdentifier), "newIdentifier": optional($0.newIdentifier),
-             "changedFields": .array($0.changedFields.map { .string($0) }), "needsReview": .bool($0.needsReview)]
+             "changedFields": .array($0.changedFields.map { .string($0) }), "needsReview": .bool($0.needsReview),
+             "withheldReason": optional($0.withheldReason)]
         }
         let images: [JSONValue] = diff.images.filter { $0.change != .unchanged }.map {
             ["source": .string($0.source), "imageSize": .string($0.imageSize), "change": .string($0.change.rawValue),
@@ -142,7 +159,8 @@ public enum BundleDiffJSONRenderer {
         let defaults: [JSONValue] = diff.defaults.filter { $0.change != .unchanged }.map {
             ["product": .string($0.product), "locale": .string($0.locale), "change": .string($0.change.rawValue),
              "oldKey": optional($0.oldKey), "newKey": optional($0.newKey),
-             "oldMessageIdentifier": optional($0.oldMessage), "newMessageIdentifier": optional($0.newMessage), "deferred": .bool($0.isDeferred)]
+             "oldMessageIdentifier": optional($0.oldMessage), "newMessageIdentifier": optional($0.newMessage), "deferred": .bool($0.isDeferred),
+             "withheldReason": optional($0.withheldReason)]
         }
         var document: JSONValue = [
             "schemaVersion": .integer(schemaVersion),
@@ -152,9 +170,9 @@ public enum BundleDiffJSONRenderer {
             "images": .array(images),
             "defaults": .array(defaults),
             "summary": [
-                "messages": summary(diff.messages.map(\.change), [.new, .gone, .changed, .unchanged]),
+                "messages": summary(diff.messages.map(\.change), BundleDiffTextRenderer.withheldIfAny(diff.messages.map(\.change), [.new, .gone, .changed, .unchanged])),
                 "images": summary(diff.images.map(\.change), [.new, .gone, .changed, .unchanged]),
-                "defaults": summary(diff.defaults.map(\.change), [.new, .gone, .repointed, .unchanged]),
+                "defaults": summary(diff.defaults.map(\.change), BundleDiffTextRenderer.withheldIfAny(diff.defaults.map(\.change), [.new, .gone, .repointed, .unchanged])),
             ],
             "review": .array(diff.identifiersToReview.map { .string($0) }),
             "prune": .array(diff.prunable.map { ["kind": .string($0.kind.rawValue), "identifier": .string($0.identifier), "what": .string($0.what)] }),

@@ -99,6 +99,9 @@ public enum CoverageHTMLRenderer {
         for message in cell.notReady {
             lines.append("• \(message.key)\(message.isDefault ? " (default)" : ""): \(CoverageWording.describe(message))")
         }
+        for message in cell.previousTranslation {
+            lines.append("• \(message.key)\(message.isDefault ? " (default)" : ""): \(CoverageWording.describe(message))")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -121,6 +124,14 @@ public enum CoverageHTMLRenderer {
                     html += "<li class=\"reason \(reason.kind.rawValue)\"><bdi>\(escape(CoverageWording.describe(reason)))</bdi></li>"
                 }
                 html += "</ul></li>\n"
+            }
+            html += "</ul>\n"
+        }
+        if !cell.previousTranslation.isEmpty {
+            html += "<ul class=\"previous\">\n"
+            for message in cell.previousTranslation {
+                html += "<li><code><bdi>\(escape(message.key))</bdi></code>\(message.isDefault ? " <em>(default)</em>" : "")"
+                html += "<ul><li class=\"reason previous-translation\"><bdi>\(escape(CoverageWording.describe(message)))</bdi></li></ul></li>\n"
             }
             html += "</ul>\n"
         }

@@ -22,6 +22,8 @@ import Model
 /// Apple's state, or null when not uploaded yet). An `upload` is `{ "kind": "message" | "image",
 /// "identifier": …, "image": path }` (`image` only for images). Arrays keep the report's
 /// order (products as in msgc.yaml, locales source first, messages by key); object keys are sorted.
+/// A cell where some message ships its previous translation (stale, kept until updated; counted
+/// in `ready`) also has `"previousTranslation": [ { "key", "default", "fields" } ]`.
 public enum CoverageJSONRenderer {
     public static let schemaVersion = 1
 
@@ -58,7 +60,7 @@ public enum CoverageJSONRenderer {
     }
 
     static func cell(_ cell: CoverageCell) -> JSONValue {
-        [
+        var object: [String: JSONValue] = [
             "locale": .string(cell.locale),
             "messages": .integer(cell.messageCount),
             "ready": .integer(cell.readyCount),
@@ -72,6 +74,13 @@ public enum CoverageJSONRenderer {
                 ]
             }),
         ]
+        // Only where some message ships a previous translation: reports without one read as before.
+        if !cell.previousTranslation.isEmpty {
+            object["previousTranslation"] = .array(cell.previousTranslation.map { message in
+                ["key": .string(message.key), "default": .bool(message.isDefault), "fields": .array(message.fields.map { .string($0) })]
+            })
+        }
+        return .object(object)
     }
 
     static func reason(_ reason: CoverageReason) -> JSONValue {

@@ -31,18 +31,22 @@ public enum CoverageMarkdownRenderer {
         output += totals + " **\(CoverageWording.percent(report.totals.ready, of: report.totals.messages))** |\n"
         output += "\n✅ every message ready · 🟡 default ready, not every message · 🔴 default message not ready · — not sold there\n"
 
-        let notReady = report.products.flatMap { product in
-            product.cells.flatMap { cell in cell.notReady.map { (product: product.product, locale: cell.locale, message: $0) } }
-        }
-        if !notReady.isEmpty {
-            output += "\n<details>\n<summary>Not ready (\(notReady.count))</summary>\n\n"
+        // One folded table per kind: the messages not ready, then those shipping a previous translation.
+        func listing(_ title: String, _ messages: (CoverageCell) -> [(key: String, isDefault: Bool, why: String)]) {
+            let rows = report.products.flatMap { product in
+                product.cells.flatMap { cell in messages(cell).map { (product: product.product, locale: cell.locale, message: $0) } }
+            }
+            guard !rows.isEmpty else { return }
+            output += "\n<details>\n<summary>\(title) (\(rows.count))</summary>\n\n"
             output += "| product | locale | message | why |\n| --- | --- | --- | --- |\n"
-            for item in notReady {
+            for item in rows {
                 let name = code(item.message.key) + (item.message.isDefault ? " (default)" : "")
-                output += "| \(code(item.product)) | \(escape(item.locale)) | \(name) | \(escape(CoverageWording.describe(item.message))) |\n"
+                output += "| \(code(item.product)) | \(escape(item.locale)) | \(name) | \(escape(item.message.why)) |\n"
             }
             output += "\n</details>\n"
         }
+        listing("Not ready") { $0.notReady.map { ($0.key, $0.isDefault, CoverageWording.describe($0)) } }
+        listing("Shipping a previous translation") { $0.previousTranslation.map { ($0.key, $0.isDefault, CoverageWording.describe($0)) } }
         return output
     }
 

@@ -106,22 +106,25 @@ public enum CoverageTableRenderer {
             output += wrap("products: " + names.joined(separator: ", "), width: options.width, indent: 10, visibleWidth: visibleCount) + "\n"
         }
 
-        let cellsNotReady = report.products.enumerated().flatMap { row, product in
-            product.cells.filter { !$0.notReady.isEmpty }.map { (label: labels[row], cell: $0) }
-        }
-        if !cellsNotReady.isEmpty {
-            let count = cellsNotReady.reduce(0) { $0 + $1.cell.notReady.count }
-            output += "\n" + paint.bold("not ready (\(count)):") + "\n"
-            for (label, cell) in cellsNotReady {
-                output += wrap("\(label) · \(TerminalText.escaped(cell.locale))", width: options.width, indent: 2, visibleWidth: visibleCount) + "\n"
-                for message in cell.notReady {
+        // One listing per kind: the messages not ready, then those shipping a previous translation.
+        func listing(_ title: String, _ messages: (CoverageCell) -> [(key: String, isDefault: Bool, why: String)]) {
+            let cells = report.products.enumerated().flatMap { row, product in
+                product.cells.map { (label: labels[row], locale: $0.locale, messages: messages($0)) }.filter { !$0.messages.isEmpty }
+            }
+            guard !cells.isEmpty else { return }
+            output += "\n" + paint.bold("\(title) (\(cells.reduce(0) { $0 + $1.messages.count })):") + "\n"
+            for cell in cells {
+                output += wrap("\(cell.label) · \(TerminalText.escaped(cell.locale))", width: options.width, indent: 2, visibleWidth: visibleCount) + "\n"
+                for message in cell.messages {
                     let name = TerminalText.escaped(message.key) + (message.isDefault ? " (default)" : "")
                     // Reasons quote translations, image file names and states from a state file.
-                    let line = "  \(name): \(TerminalText.escaped(CoverageWording.describe(message)))"
+                    let line = "  \(name): \(TerminalText.escaped(message.why))"
                     output += wrap(line, width: options.width, indent: 6, visibleWidth: visibleCount) + "\n"
                 }
             }
         }
+        listing("not ready") { $0.notReady.map { ($0.key, $0.isDefault, CoverageWording.describe($0)) } }
+        listing("shipping a previous translation") { $0.previousTranslation.map { ($0.key, $0.isDefault, CoverageWording.describe($0)) } }
         return output
     }
 

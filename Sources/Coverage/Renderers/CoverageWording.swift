@@ -42,6 +42,11 @@ public enum CoverageWording {
         }
     }
 
+    /// A message that ships its previous translation: `previous translation: header (source changed; ships until updated)`.
+    public static func describe(_ message: PreviousTranslationMessage) -> String {
+        "previous translation: \(message.fields.joined(separator: ", ")) (the source changed; the old translation ships until it is updated)"
+    }
+
     /// Every reason of a message, joined: `stale: header; LEN001: …`.
     public static func describe(_ message: NotReadyMessage) -> String {
         message.reasons.map { describe($0) }.joined(separator: "; ")

@@ -310,7 +310,9 @@ extension FieldText {
             let candidate = Candidate(localized)
             let fields = localized.isSource ? nil : sources[localized.message.location]
             for (field, text) in localized.texts {
-                let source = fields?.first { $0.field == field }
+                // A previous translation is checked against the source it translates,
+                // which is not the message's text any more (`sourceText(of:)`).
+                let source = localized.previousSources[field] != nil ? nil : fields?.first { $0.field == field }
                     .flatMap { $0.text.value == localized.message.text(of: field)?.value ? $0 : nil }
                 texts.append(FieldText(candidate: candidate, field: field, text: text, source: source))
             }
@@ -320,8 +322,9 @@ extension FieldText {
 }
 
 extension LintContext {
-    /// The source-language text of a translated field.
+    /// The source-language text a translated field translates: the message's, or for a
+    /// previous translation the source its unit recorded.
     func sourceText(of fieldText: FieldText) -> Located<String>? {
-        fieldText.localized.message.text(of: fieldText.field)
+        fieldText.localized.sourceText(of: fieldText.field)
     }
 }

@@ -187,7 +187,8 @@ extension Msgc {
                 let warnings: [String]
                 do {
                     let document = try StateReader.document(
-                        base: base, credentials: credentials, environment: environment, pace: pace, defaultsOf: bundle)
+                        base: base, credentials: credentials, environment: environment, bundleId: bundleId,
+                        fetchedAt: Self.timestamp(Date()), pace: pace, defaultsOf: bundle)
                     bytes = document.bytes
                     warnings = document.warnings
                 } catch {
@@ -201,6 +202,14 @@ extension Msgc {
                 }
                 try Output.write("wrote \(out): Apple's message and image lists for \(environment.rawValue)\n", to: .standardOutput)
                 return .success
+            }
+
+            /// `2026-11-28T04:45:15Z`: RFC 3339 in UTC, whatever the machine's time zone and locale.
+            static func timestamp(_ date: Date) -> String {
+                let formatter = ISO8601DateFormatter()
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                formatter.formatOptions = [.withInternetDateTime]
+                return formatter.string(from: date)
             }
         }
     }

@@ -44,7 +44,7 @@ extension Msgc {
             "What Apple holds: its Get Message List and Get Image List responses, as JSON.", valueName: "file"))
         var state: String?
 
-        @Option(name: .long, help: "Whose identifiers to match against --state: sandbox or production (default: production with --state, else sandbox).")
+        @Option(name: .long, help: "Whose identifiers to match against --state: sandbox or production (default: the state file's, else production with --state, else sandbox).")
         var environment: Environment?
 
         @Option(name: .long, help: ArgumentHelp("Exit 1 when fewer than this percentage of messages are ready.", valueName: "percent"))
@@ -66,7 +66,12 @@ extension Msgc {
             try ContentTreeLocation.require(explicit: content)
             let content = ContentTreeLocation.path(explicit: content)
             let appleState = try StateOption.load(state, color: color)
+            // Without --environment, the state file's own (it names it since msgc recorded it).
+            let environment = environment ?? appleState?.environment.flatMap(Environment.init(rawValue:))
             let run = CoverageRun.run(root: URL(fileURLWithPath: content), environment: environment, state: appleState)
+            if let appleState, let state, let report = run.report, let bundleId = run.compilation.catalog.config?.bundleId.value {
+                try StateOption.requireOrigin(appleState, path: state, environment: report.environment, bundleId: bundleId)
+            }
             let options = RenderOptions(
                 pathPrefix: ContentTreeLocation.pathPrefix(content), sources: run.compilation.snippetSources,
                 useColor: color.isEnabled(for: .standardError))

@@ -14,7 +14,9 @@ extension Msgc {
                 Compares two bundles written by `msgc build` for the same app and environment. Per \
                 product and locale: messages new, gone or changed (changed content is a new upload \
                 that Apple reviews again), default configurations new, gone or re-pointed (now \
-                pointing at another message); then images, and the counts, unchanged included.
+                pointing at another message); then images, and the counts, unchanged included. A \
+                message or default the sources still have but the new bundle does not ship (its \
+                manifest's notShipped: a locale waiting for translation) is withheld, never gone.
 
                 Exit status: 0 (with --exit-code: 0 only when the bundles hold the same uploads and \
                 default configurations, else 1); 2 when a folder is not an msgc bundle, its manifest \

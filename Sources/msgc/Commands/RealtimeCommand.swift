@@ -66,6 +66,13 @@ extension Msgc {
 
             func execute() throws -> Outcome {
                 guard let held = try StateOption.load(state, color: output.color, format: output.format) else { return .success }
+                // The bundle's manifest names its environment and app; one that cannot be read
+                // is reported by the snapshot's own reading below.
+                let manifestURL = URL(fileURLWithPath: bundle).appendingPathComponent("manifest.json")
+                if case .success(let bytes) = FileReader.bytes(at: manifestURL, limit: BundleReader.maxJSONBytes),
+                   let manifest = try? BundleReader.parseManifest(bytes, path: manifestURL.path) {
+                    try StateOption.requireOrigin(held, path: state, environment: manifest.environment, bundleId: manifest.bundleId)
+                }
                 let made: (snapshot: RealtimeSnapshot, previous: RealtimeSnapshot?)
                 do {
                     made = try RealtimeRelease.snapshot(

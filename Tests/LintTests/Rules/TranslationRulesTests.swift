@@ -179,13 +179,15 @@ import Testing
         let config = LintFixture.config()
         let catalog = Catalog(config: config, messages: messages, translationFiles: [file], images: [:], imageFilesOnDisk: [])
         let localization = Localizer.localize(catalog)
-        let gap = try #require(localization.gaps.first)
-        #expect(localization.gaps.count == 1)
+        // The stale unit ships as the second message's previous translation (keep-previous).
+        #expect(localization.gaps.isEmpty)
+        let gap = try #require(localization.previousTranslations.first)
+        #expect(localization.previousTranslations.count == 1)
         #expect(gap.reason == .stale(recordedSource: "Stay with Premium", currentSource: "Before you go"))
 
         let found = StaleTranslation().check(LintContext(catalog: catalog, config: config, localization: localization))
         #expect(found.map(\.message) == [
-            "header translation in de-DE is stale: it translates 'Stay with Premium', but the source is now 'Before you go'"
+            "header translation in de-DE is stale: it translates 'Stay with Premium', but the source is now 'Before you go'; de-DE keeps showing its previous translation of 'winback' until the translation is updated"
         ])
         #expect(found.first?.location.line == 10)
     }

@@ -14,7 +14,7 @@ public struct TooManyUploads: LintRule {
     public static let info = RuleInfo(
         code: "PRJ006", name: "too-many-uploads", severity: .error,
         summary: "A build would ship more than 2,000 messages or 2,000 images.",
-        rationale: "Apple holds at most 2,000 messages and 2,000 images per app and refuses further uploads (MaximumNumberOfMessagesReachedError). Each message counts once per locale it ships in; an image counts once per size it is used at. With --state, a build also counts what Apple holds that the bundle no longer uses (the manifest's `unreferenced`): delete those at Apple to make room.",
+        rationale: "Apple holds at most 2,000 messages and 2,000 images per app and refuses further uploads (MaximumNumberOfMessagesReachedError). Each message counts once per locale it ships in; an image counts once per size it is used at. With --state, a build also counts what Apple holds that the bundle no longer uses (the manifest's `unreferenced`) and says how many there are. Since the build that fails writes nothing, make room from the bundle applied now: `msgc prune LIVE_BUNDLE --previous OLDER_BUNDLE…` deletes what those earlier releases uploaded, and `--all-unreferenced` is needed for uploads no earlier bundle made (another tool's, or a release whose bundle is lost).",
         examples: [.valid("default: true")])
 
     /// The cap findings for a build given `--state`: `messages` and `images` count what the
@@ -24,10 +24,13 @@ public struct TooManyUploads: LintRule {
         var diagnostics: [Diagnostic] = []
         let location = SourceLocation(path: ProjectConfig.fileName)
         let rule = TooManyUploads()
+        // This build wrote nothing: prune works from the bundle applied now (the live one), and
+        // deletes only what the bundles given to --previous uploaded; the rest needs
+        // --all-unreferenced. What it can free is therefore not promised as a number.
         let fix = FixIt(
-            "run `msgc prune BUNDLE --previous OLD_BUNDLE…` with the bundle Apple serves now and the ones before it (a dry run, then --confirm N), fetch the state and build again; or ship fewer messages")
+            "this build wrote nothing: run `msgc prune LIVE_BUNDLE --previous OLDER_BUNDLE…`, where LIVE_BUNDLE is the bundle applied now and OLDER_BUNDLE the releases before it (a dry run, then --confirm N); add --all-unreferenced for uploads no earlier bundle made; then fetch the state and build again, or ship fewer messages")
         func prune(_ count: Int, _ noun: String) -> String {
-            count == 0 ? "" : "; `msgc prune` can free up to \(count) \(noun)\(count == 1 ? "" : "s") Apple holds that this build does not use"
+            count == 0 ? "" : "; Apple holds \(count) \(noun)\(count == 1 ? "" : "s") this build does not use: `msgc prune LIVE_BUNDLE --previous OLDER_BUNDLE…` deletes those that earlier releases uploaded, and only `--all-unreferenced` deletes the rest"
         }
         if messages > maxMessages {
             diagnostics.append(rule.diagnose(
