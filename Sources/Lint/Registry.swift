@@ -41,6 +41,8 @@ public enum Registry {
         StaleTranslation.self,
         TranslationBelowMinimumState.self,
         OrphanTranslationUnit.self,
+        ForeignTranslationFile.self,
+        DefaultLostToRename.self,
         UntranslatedTarget.self,
         TranslationOfSourceLocale.self,
         EmptyText.self,

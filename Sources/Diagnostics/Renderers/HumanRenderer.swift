@@ -75,18 +75,24 @@ public enum HumanRenderer {
 
     private static func snippet(for location: SourceLocation, files: ReportFiles, style: Style, to output: inout ReportText) {
         guard let lineNumber = location.line, let source = files.source(location.file),
-              let rawLine = source.line(lineNumber) else { return }
+              let wholeLine = source.line(lineNumber) else { return }
+        // A line longer than a snippet shows (a one-line XLIFF file of a megabyte, with a
+        // finding every few hundred characters) is first cut, in its own scalars, to
+        // `maxSnippetScalars` on either side of the column: each scalar shows as one or more, so
+        // the window below lies inside the cut, and a snippet costs the same on any line.
+        let (rawLine, skipped, cutAfter) = window(of: wholeLine, around: location.column ?? 1)
         // Invisible and control characters shown as `<U+200B>`: columns count the line's own
         // scalars, and are moved to where each is shown.
         let (shownLine, offsets) = TerminalText.snippetLine(rawLine)
-        func shownColumn(_ column: Int) -> Int {
+        func shownColumn(_ lineColumn: Int) -> Int {
+            let column = lineColumn - skipped
             guard let offsets, column >= 1 else { return column }
             return column - 1 < offsets.count ? offsets[column - 1] + 1 : offsets[offsets.count - 1] + column - offsets.count + 1
         }
         // Scalars counted from UTF-8: nearly every line is shown whole, and is then walked only
         // up to the end of its marker.
         let scalarCount = shownLine.unicodeScalarCount
-        let isWhole = scalarCount <= maxSnippetScalars
+        let isWhole = scalarCount <= maxSnippetScalars && skipped == 0 && !cutAfter
         let lower: Int
         let upper: Int
         let line: String
