@@ -109,9 +109,12 @@ import Testing
         let lint = try MsgcRunner.run(["lint", "--content", content.path, file])
         #expect(lint.stdout.contains("warning: target language 'de_DE' is the project's locale 'de-DE' written with '_' for '-', as gettext writes it; the file is used for de-DE [LOC009]"), "\(lint.stdout)")
         #expect(!lint.stdout.contains("LOC001"))
-        // Its units carry po2xliff's sequence numbers, not msgc's ids: orphans of the de-DE file.
-        #expect(lint.stdout.contains("unit '3' matches no message field"))
-        #expect(lint.stdout.contains("note: 6 of 6 de-DE fields have no usable translation in this file (6 with no unit)"))
+        // Its units carry po2xliff's sequence numbers, not msgc's ids: one error about the
+        // file, not a warning per unit that it can be deleted, nor a count of every field.
+        #expect(lint.status == 1)
+        #expect(lint.stdout.contains("error: none of the 7 units of this file matches a message field of the project: their ids ('2', '3', '4'…) are not msgc's PRODUCT/KEY/FIELD, so the file was not made by `msgc extract`; none of its translations can ship [TRN008]"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("= fix: translate the file `msgc extract --locale de-DE` writes; to keep this work, copy each target into the unit there with the same source text"))
+        #expect(!lint.stdout.contains("TRN003") && !lint.stdout.contains("TRN006"), "\(lint.stdout)")
 
         // A tag that names no project locale still costs the whole file, and says so.
         try edit(content.appendingPathComponent("translations/de-DE.xliff")) { $0.replacingOccurrences(of: "\"de_DE\"", with: "\"deutsch_DE\"") }
