@@ -147,4 +147,18 @@ import Testing
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("--locale 'de-AT' is not a locale of the project"), "\(unknown.stderr)")
     }
+
+    /// `images/Streak_Hero.png` for the example's `images/streak-hero.png`: a did-you-mean
+    /// with the file's own name as a one-click edit.
+    @Test func anImagePathInAnotherCaseGetsADidYouMean() throws {
+        let folder = try MsgcRunner.temporaryFolder()
+        let content = folder.appendingPathComponent("content")
+        try FileManager.default.copyItem(at: MsgcRunner.packageRoot.appendingPathComponent("content"), to: content)
+        try edit(content.appendingPathComponent("messages/plus/yearly.yaml")) {
+            $0.replacingOccurrences(of: "images/streak-hero.png", with: "images/Streak_Hero.png")
+        }
+        let lint = try MsgcRunner.run(["lint", "--content", content.path, "--format", "json"])
+        #expect(lint.stdout.contains("image 'images/Streak_Hero.png' does not exist in the content tree"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("did you mean 'images/streak-hero.png'?") && lint.stdout.contains("\"replacement\": \"images/streak-hero.png\""), "\(lint.stdout)")
+    }
 }
