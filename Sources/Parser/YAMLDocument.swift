@@ -203,7 +203,15 @@ struct YAMLDocument {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
+            // libyaml's words are for YAML's authors ("did not find expected '-' indicator");
+            // the common ones are said as a writer would fix them, libyaml's kept as a note.
             var notes: [Note] = []
+            if let (message, atContext) = writersWords(problem: problem, context: context?.text) {
+                notes.append(Note("the YAML parser says: \(context.map { $0.text + ", " } ?? "")\(problem)"))
+                // An unclosed quote is reported where it opens, not where libyaml gives up.
+                let location = atContext ? context.map { at($0.mark) } ?? at(mark) : at(mark)
+                return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(message)", at: location, notes: notes)
+            }
             if let context { notes.append(Note(context.text, at: at(context.mark))) }
             return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(problem)", at: at(mark), notes: notes)
         case .duplicatedKeysInMapping(let duplicates, let context):
@@ -236,6 +244,30 @@ struct YAMLDocument {
                 "YAML could not be read: \(problem)\(offset.map { " at offset \($0)" } ?? "")", at: SourceLocation(path: path))
         default:
             return ParserDiagnostics.malformedYAML.diagnose("YAML could not be read: \(error)", at: SourceLocation(path: path))
+        }
+    }
+
+    /// libyaml's common problems in a writer's words, and whether the finding belongs where
+    /// libyaml's context starts (an unclosed quote: where it opens) rather than where it
+    /// gave up; nil for the others, which keep libyaml's words.
+    static func writersWords(problem: String, context: String?) -> (String, atContext: Bool)? {
+        switch (problem, context ?? "") {
+        case (_, "while scanning a quoted scalar"):
+            return ("a quoted value is never closed: its closing quote is missing", true)
+        case ("did not find expected '-' indicator", _):
+            return ("this line is not indented like the list items before it; every item of a list starts with '-' at the same indent", false)
+        case ("did not find expected key", _):
+            return ("this line is not indented like the keys of the mapping it is in; keys of one mapping start at the same indent", false)
+        case ("mapping values are not allowed in this context", _):
+            return ("a ': ' inside a value that is not quoted; put the value in quotes", false)
+        case ("found character that cannot start any token", _):
+            return ("a value starts with a character YAML reserves (such as '@', '`' or '%'); put the value in quotes", false)
+        case ("found a tab character that violates indentation", _), ("found a tab character where an indentation space is expected", _):
+            return ("a tab indents this line; YAML indents with spaces only", false)
+        case ("could not find expected ':'", _):
+            return ("a key has no ':' after it, or a value runs over lines without quotes", false)
+        default:
+            return nil
         }
     }
 

@@ -161,4 +161,38 @@ import Testing
         #expect(lint.stdout.contains("image 'images/Streak_Hero.png' does not exist in the content tree"), "\(lint.stdout)")
         #expect(lint.stdout.contains("did you mean 'images/streak-hero.png'?") && lint.stdout.contains("\"replacement\": \"images/streak-hero.png\""), "\(lint.stdout)")
     }
+
+    func exampleTree() throws -> URL {
+        let folder = try MsgcRunner.temporaryFolder()
+        let content = folder.appendingPathComponent("content")
+        try FileManager.default.copyItem(at: MsgcRunner.packageRoot.appendingPathComponent("content"), to: content)
+        return content
+    }
+
+    /// One bullet indented one space less than the others: one error in a writer's words, at
+    /// the line, and none of the findings that only hold because the file was not read (the
+    /// image it uses "unused", its product's default missing, `realtime:` naming its keys).
+    @Test func oneBadIndentBringsNoCascade() throws {
+        let content = try exampleTree()
+        try edit(content.appendingPathComponent("messages/plus/yearly.yaml")) {
+            $0.replacingOccurrences(of: "      - text: Download lessons and learn offline", with: "     - text: Download lessons and learn offline")
+        }
+        let lint = try MsgcRunner.run(["lint", "--content", content.path])
+        #expect(lint.status == 1)
+        #expect(lint.stdout.contains("messages/plus/yearly.yaml:27:"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("[PRS001]") && !lint.stdout.contains("error: malformed YAML: did not find expected"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("note: the YAML parser says:"), "\(lint.stdout)")
+        for code in ["IMG011", "PRJ003", "PRJ012"] { #expect(!lint.stdout.contains("[\(code)]"), "\(code): \(lint.stdout)") }
+    }
+
+    /// A quote opened on line 7 and never closed is reported on line 7, not where libyaml
+    /// gives up at the end of the file.
+    @Test func anUnclosedQuoteIsReportedWhereItOpens() throws {
+        let content = try exampleTree()
+        try edit(content.appendingPathComponent("messages/plus/yearly.yaml")) {
+            $0.replacingOccurrences(of: "    header: Your streak is waiting for you\n", with: "    header: \"Your streak is waiting for you\n")
+        }
+        let lint = try MsgcRunner.run(["lint", "--content", content.path])
+        #expect(lint.stdout.contains("messages/plus/yearly.yaml:7:13: error: malformed YAML: a quoted value is never closed: its closing quote is missing [PRS001]"), "\(lint.stdout)")
+    }
 }
