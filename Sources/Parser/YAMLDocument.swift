@@ -206,6 +206,16 @@ struct YAMLDocument {
             // libyaml's words are for YAML's authors ("did not find expected '-' indicator");
             // the common ones are said as a writer would fix them, libyaml's kept as a note.
             var notes: [Note] = []
+            // A quote left open runs on to the next quote in the file, and libyaml gives up
+            // lines later: the finding belongs where the quote opened.
+            let problemLine = lineMap.position(of: mark).line
+            if let opened = unclosedQuote(in: text, before: problemLine) {
+                notes.append(Note("the YAML parser says: \(context.map { $0.text + ", " } ?? "")\(problem)", at: at(mark)))
+                return ParserDiagnostics.malformedYAML.diagnose(
+                    "malformed YAML: a quoted value is never closed: its closing quote is missing",
+                    at: at(position: opened), notes: notes,
+                    fixIts: [FixIt("close the quote at the end of the value")])
+            }
             if let (message, atContext) = writersWords(problem: problem, context: context?.text) {
                 notes.append(Note("the YAML parser says: \(context.map { $0.text + ", " } ?? "")\(problem)"))
                 // An unclosed quote is reported where it opens, not where libyaml gives up.
@@ -245,6 +255,42 @@ struct YAMLDocument {
         default:
             return ParserDiagnostics.malformedYAML.diagnose("YAML could not be read: \(error)", at: SourceLocation(path: path))
         }
+    }
+
+    /// The first line before `line` (1-based) where a value opens with a quote that the line
+    /// does not close (`header: "Your streak…` with no closing `"`), as msgc's 1-based line
+    /// and column of the quote; nil when there is none. A quoted value may run over lines in
+    /// YAML, but message sources write one per line, and this is asked only once libyaml
+    /// has failed.
+    static func unclosedQuote(in text: String, before line: Int) -> (line: Int, column: Int)? {
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(max(0, line - 1)).enumerated() {
+            let scalars = Array(raw.unicodeScalars)
+            // The value's first character: after "key: " or "- ".
+            var start: Int?
+            for position in scalars.indices where scalars[position] == "\"" || scalars[position] == "'" {
+                let before = scalars[..<position].drop { $0 == " " }
+                let lastTwo = String(String.UnicodeScalarView(scalars[max(0, position - 2)..<position]))
+                if lastTwo == ": " || lastTwo == "- " || (before.first == "-" && before.count == 2) { start = position }
+                break
+            }
+            guard let start else { continue }
+            let quote = scalars[start]
+            var position = start + 1
+            var closed = false
+            while position < scalars.count {
+                if quote == "\"" && scalars[position] == "\\" { position += 2; continue }
+                if scalars[position] == quote {
+                    if quote == "'" && position + 1 < scalars.count && scalars[position + 1] == "'" { position += 2; continue }
+                    closed = true
+                    break
+                }
+                position += 1
+            }
+            if !closed && !scalars[(start + 1)...].allSatisfy(\.properties.isWhitespace) {
+                return (index + 1, start + 1)
+            }
+        }
+        return nil
     }
 
     /// libyaml's common problems in a writer's words, and whether the finding belongs where
