@@ -6,12 +6,16 @@ import Testing
 /// fixes that never promote unfinished work, XLF011's hint for `DOMAIN.LOCALE.xlf` names and
 /// `coverage --locale`.
 @Suite struct WritersMistakesTests {
-    func tree() throws -> URL {
+    /// A copy of the everyday tree of the fixtures, or of `from`.
+    func tree(from: URL = TranslatorReportTests.fixtures.appendingPathComponent("everyday/content")) throws -> URL {
         let folder = try MsgcRunner.temporaryFolder()
         let content = folder.appendingPathComponent("content")
-        try FileManager.default.copyItem(at: TranslatorReportTests.fixtures.appendingPathComponent("everyday/content"), to: content)
+        try FileManager.default.copyItem(at: from, to: content)
         return content
     }
+
+    /// A copy of the repository's example tree.
+    func exampleTree() throws -> URL { try tree(from: MsgcRunner.packageRoot.appendingPathComponent("content")) }
 
     func edit(_ url: URL, _ change: (String) -> String) throws {
         try Data(change(try String(contentsOf: url, encoding: .utf8)).utf8).write(to: url)
@@ -156,22 +160,13 @@ import Testing
     /// `images/Streak_Hero.png` for the example's `images/streak-hero.png`: a did-you-mean
     /// with the file's own name as a one-click edit.
     @Test func anImagePathInAnotherCaseGetsADidYouMean() throws {
-        let folder = try MsgcRunner.temporaryFolder()
-        let content = folder.appendingPathComponent("content")
-        try FileManager.default.copyItem(at: MsgcRunner.packageRoot.appendingPathComponent("content"), to: content)
+        let content = try exampleTree()
         try edit(content.appendingPathComponent("messages/plus/yearly.yaml")) {
             $0.replacingOccurrences(of: "images/streak-hero.png", with: "images/Streak_Hero.png")
         }
         let lint = try MsgcRunner.run(["lint", "--content", content.path, "--format", "json"])
         #expect(lint.stdout.contains("image 'images/Streak_Hero.png' does not exist in the content tree"), "\(lint.stdout)")
         #expect(lint.stdout.contains("did you mean 'images/streak-hero.png'?") && lint.stdout.contains("\"replacement\": \"images/streak-hero.png\""), "\(lint.stdout)")
-    }
-
-    func exampleTree() throws -> URL {
-        let folder = try MsgcRunner.temporaryFolder()
-        let content = folder.appendingPathComponent("content")
-        try FileManager.default.copyItem(at: MsgcRunner.packageRoot.appendingPathComponent("content"), to: content)
-        return content
     }
 
     /// One bullet indented one space less than the others: one error in a writer's words, at

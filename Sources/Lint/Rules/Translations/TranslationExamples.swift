@@ -17,16 +17,7 @@ enum TranslationExamples {
         """
 
     /// The example tree's msgc.yaml with `minimumState: reviewed`.
-    static let reviewedConfig = """
-        bundleId: com.example.news
-        sourceLocale: en-US
-        locales: [en-US, de-DE]
-        namespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b
-        minimumState: reviewed
-        products:
-          - id: com.example.news.premium.yearly
-
-        """
+    static let reviewedConfig = config.replacingOccurrences(of: "products:", with: "minimumState: reviewed\nproducts:")
 
     /// A one-unit German XLIFF 1.2 file for the example message's header.
     static func xliff(
