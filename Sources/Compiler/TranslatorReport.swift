@@ -120,6 +120,8 @@ public enum TranslatorReport {
         var fields: Set<String>?
         var count = 0
         var sources = Set<String>()
+        // Misspelt products, each with the listed product its units name (the did-you-mean).
+        var misspelt: [String: String] = [:]
         for index in file.units.indices where bound?[index] != true {
             let found = waiting.sources(for: file.units[index])
             guard !found.isEmpty else { continue }
@@ -127,6 +129,9 @@ public enum TranslatorReport {
             guard !fields!.contains(file.units[index].id.value) else { continue }
             count += 1
             sources.formUnion(found)
+            if let listed = file.units[index].parsedID?.product {
+                for unlisted in waiting.unlistedProducts(for: file.units[index]) where misspelt[unlisted] == nil { misspelt[unlisted] = listed }
+            }
         }
         guard count > 0 else { return nil }
         let paths = sources.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -134,7 +139,8 @@ public enum TranslatorReport {
         let noun = paths.count == 1 ? "message source has errors" : "message sources have errors"
         return Diagnostic(
             code: unitsWaitForSources.code, severity: unitsWaitForSources.severity, location: location,
-            message: "\(paths.count) \(noun) (\(shown)): \(count) unit\(count == 1 ? "" : "s") of this file wait\(count == 1 ? "s" : "") for \(paths.count == 1 ? "it" : "them") to be fixed and \(count == 1 ? "is" : "are") not checked until then; they are not orphans, keep them",
+            message: "\(paths.count) \(noun) (\(shown)): \(count) unit\(count == 1 ? "" : "s") of this file wait\(count == 1 ? "s" : "") for \(paths.count == 1 ? "it" : "them") to be fixed and \(count == 1 ? "is" : "are") not checked until then; they are not orphans, keep them"
+                + misspelt.keys.sorted().map { "; unknown product '\($0)' in the source (did you mean '\(misspelt[$0]!)'?)" }.joined(),
             fixIts: [FixIt("ask the message writer to fix the sources (`msgc lint messages/`)")])
     }
 

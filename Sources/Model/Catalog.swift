@@ -239,6 +239,8 @@ public struct WaitingUnits: Sendable {
     private let unnamedSources: [String]
     /// The sources of messages whose product msgc.yaml does not list, by the messages' keys.
     private let unknownProductSources: [String: [String]]
+    /// The unlisted products of the messages of each key, sorted.
+    private let unknownProductsOfKey: [String: [String]]
     /// The products msgc.yaml lists, when some message names another.
     private let listedProducts: Set<String>
     /// `Message.id` of every message read, made only when there are unnamed sources or
@@ -255,17 +257,20 @@ public struct WaitingUnits: Sendable {
         self.sourcesOfMessage = sourcesOfMessage
         unnamedSources = catalog.damagedSources.filter(\.hasUnnamedMessages).map(\.path)
         var unknownProductSources: [String: [String]] = [:]
+        var unknownProductsOfKey: [String: Set<String>] = [:]
         var listedProducts = Set<String>()
         if let config = catalog.config {
             listedProducts = Set(config.products.map(\.id.value))
             for message in catalog.messages where !listedProducts.contains(message.product.value) {
                 let path = message.location.path
+                unknownProductsOfKey[message.key.value, default: []].insert(message.product.value)
                 if unknownProductSources[message.key.value]?.contains(path) != true {
                     unknownProductSources[message.key.value, default: []].append(path)
                 }
             }
         }
         self.unknownProductSources = unknownProductSources.mapValues { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+        self.unknownProductsOfKey = unknownProductsOfKey.mapValues { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
         self.listedProducts = unknownProductSources.isEmpty ? [] : listedProducts
         knownMessages = unnamedSources.isEmpty && unknownProductSources.isEmpty ? [] : Set(catalog.messages.map(\.id))
     }
@@ -284,5 +289,13 @@ public struct WaitingUnits: Sendable {
             return unnamedSources.isEmpty ? misspelt : Array(Set(misspelt + unnamedSources)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
         return unnamedSources
+    }
+
+    /// When `unit` waits because a message with its key names a product msgc.yaml does not
+    /// list (a typo of the unit's product), those products; else empty.
+    public func unlistedProducts(for unit: TranslationUnit) -> [String] {
+        guard !unknownProductsOfKey.isEmpty, let parsed = unit.parsedID, listedProducts.contains(parsed.product),
+              !knownMessages.contains("\(parsed.product)/\(parsed.key)") else { return [] }
+        return unknownProductsOfKey[parsed.key] ?? []
     }
 }
