@@ -407,8 +407,10 @@ public enum XLIFFDiagnostics {
             if version == .v2_0 && raw.hasPrefix("x-") {
                 notes.append(Note("XLIFF 2.0 has no custom states: a tool's own state goes in subState, beside one of the four states"))
             }
-            let means = raw.hasPrefix("x-") ? "msgc cannot tell what a tool's own state means" : "'\(raw)' means \(meaning.words)"
-            let message = problem + "; \(means), which XLIFF \(version.rawValue) writes '\(state)'"
+            // A tool's own state (`x-…`) means nothing msgc can tell: `initial` until someone says more.
+            let message = raw.hasPrefix("x-")
+                ? problem + "; the nearest state is '\(state)'"
+                : problem + "; '\(raw)' means \(meaning.words), which XLIFF \(version.rawValue) writes '\(state)'"
             guard meaning > .notTranslated else { return make(unknownState, location, message, notes: notes, fixIts: [write(state)]) }
             // Two fixes, neither preferred: whoever knows the text says which it is.
             let untranslated = XLIFFStates.Meaning.notTranslated.state(in: version)
