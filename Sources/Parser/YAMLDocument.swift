@@ -216,11 +216,11 @@ struct YAMLDocument {
                     at: at(position: opened), notes: notes,
                     fixIts: [FixIt("close the quote at the end of the value")])
             }
-            if let (message, atContext) = writersWords(problem: problem, context: context?.text) {
+            if let words = writersWords(problem: problem, context: context?.text) {
                 notes.append(Note("the YAML parser says: \(context.map { $0.text + ", " } ?? "")\(problem)"))
                 // An unclosed quote is reported where it opens, not where libyaml gives up.
-                let location = atContext ? context.map { at($0.mark) } ?? at(mark) : at(mark)
-                return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(message)", at: location, notes: notes)
+                let location = words.atContext ? context.map { at($0.mark) } ?? at(mark) : at(mark)
+                return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(words.message)", at: location, notes: notes)
             }
             if let context { notes.append(Note(context.text, at: at(context.mark))) }
             return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(problem)", at: at(mark), notes: notes)
@@ -296,7 +296,7 @@ struct YAMLDocument {
     /// libyaml's common problems in a writer's words, and whether the finding belongs where
     /// libyaml's context starts (an unclosed quote: where it opens) rather than where it
     /// gave up; nil for the others, which keep libyaml's words.
-    static func writersWords(problem: String, context: String?) -> (String, atContext: Bool)? {
+    static func writersWords(problem: String, context: String?) -> (message: String, atContext: Bool)? {
         switch (problem, context ?? "") {
         case (_, "while scanning a quoted scalar"):
             return ("a quoted value is never closed: its closing quote is missing", true)

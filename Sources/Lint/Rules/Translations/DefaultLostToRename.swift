@@ -48,13 +48,14 @@ struct DefaultLostToRename: LintRule {
                 guard let path = context.localization.fileForLocale[locale],
                       let file = context.catalog.translationFiles.first(where: { $0.path == path }) else { continue }
                 if renames == nil { renames = RenamedMessages(context.catalog) }
+                let known = renames!
                 let present = Set(file.units.map(\.id.value))
-                let renamed = file.units.lazy.compactMap { unit -> String? in
-                    guard !renames!.fieldIDs.contains(unit.id.value), let new = renames!.newID(of: unit, present: present),
-                          fields.contains(new.id) else { return nil }
-                    return unit.parsedID?.key
-                }.first
-                if let renamed { lost.append((locale, renamed)) }
+                for unit in file.units where !known.fieldIDs.contains(unit.id.value) {
+                    guard let new = known.newID(of: unit, present: present), fields.contains(new.id),
+                          let oldKey = unit.parsedID?.key else { continue }
+                    lost.append((locale, oldKey))
+                    break
+                }
             }
             guard !lost.isEmpty else { continue }
             lost.sort { $0.locale.utf8.lexicographicallyPrecedes($1.locale.utf8) }
