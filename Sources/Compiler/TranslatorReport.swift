@@ -100,7 +100,7 @@ public enum TranslatorReport {
         }
         let reasons = GapKind.allCases.compactMap { kind in counts[kind.rawValue] == 0 ? nil : kind.describe(counts[kind.rawValue]) }
         let verb = missing == 1 ? "has" : "have"
-        if missing >= fieldCount {
+        if fieldCount > 0 && missing >= fieldCount {
             // Nothing in the file can ship: a warning (so `--strict` fails), and the report
             // ends with it rather than with "no problems found".
             return Diagnostic(
