@@ -6,18 +6,23 @@ enum TranslationExamples {
     }
 
     /// The example tree's msgc.yaml.
-    static let config = """
+    static let config = configHead + configProducts
+
+    /// The example tree's msgc.yaml with `minimumState: reviewed`.
+    static let reviewedConfig = configHead + "minimumState: reviewed\n" + configProducts
+
+    private static let configHead = """
         bundleId: com.example.news
         sourceLocale: en-US
         locales: [en-US, de-DE]
         namespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b
+
+        """
+    private static let configProducts = """
         products:
           - id: com.example.news.premium.yearly
 
         """
-
-    /// The example tree's msgc.yaml with `minimumState: reviewed`.
-    static let reviewedConfig = config.replacingOccurrences(of: "products:", with: "minimumState: reviewed\nproducts:")
 
     /// A one-unit German XLIFF 1.2 file for the example message's header.
     static func xliff(
