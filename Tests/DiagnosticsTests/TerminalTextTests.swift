@@ -139,7 +139,7 @@ import Testing
             // `<U+00AD>`, `<U+200E>` before it; the family emoji shown as itself.
             #expect(shown.count <= HumanRenderer.maxSnippetScalars + 2 && shown.first == "…")
             #expect(String(shown[offset..<min(shown.count, offset + 8)]) == "<target>", "\(String(shown))")
-            #expect(marker.drop { $0 == " " } == "^~~~~~~")
+            #expect(marker.drop { $0 == " " } == "^~~~~~~~")
             #expect(String(shown).contains("<U+200E>") && !String(shown).contains("\t"))
             checked += 1
         }

@@ -18,7 +18,7 @@ struct OrphanTranslationUnit: LintRule {
         rationale: "A unit whose id names no current message field (the message was removed, renamed or lost a bullet) is never used. Reporting it keeps stale work out of translators' files; re-running `msgc extract` drops it. When a message of the same product has a field with the unit's source text and no unit of its own, the message was probably renamed: the finding says so and offers the new id, which keeps the translation. A unit of a message that exists but could not be read (its source has an error, such as `type: txt`, broken YAML or a product msgc.yaml does not list) is not reported: it waits for the writer's fix, and deleting it would lose good work.",
         examples: [
             .valid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium")]),
-            .invalid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Stay with Premium", target: "Bleiben Sie bei Premium", unitKey: "retired", mark: .unitID)]),
+            .invalid("header: Stay with Premium", extraFiles: ["translations/de-DE.xliff": TranslationExamples.xliff(source: "Before you go", target: "Bevor Sie gehen", unitKey: "retired", mark: .unitID)]),
         ])
 
     func check(_ context: LintContext) -> [Diagnostic] {
