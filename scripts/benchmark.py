@@ -40,6 +40,11 @@ It also reads 1 and 8 MiB of JSON escapes through `msgc coverage --state` and `m
 (`bench_hostile`), and with a baseline through the baseline's msgc too, stopped after a few minutes;
 `--hostile-only` times just those and replaces just their part of BENCHMARKS.md.
 
+It also lints a translator's 1 MB XLIFF written on one line that starts with a tab, with tabs,
+soft hyphens, LRM/RLM and ZWJ emoji in it and a finding per unit, in every format
+(`bench_long_line`): every renderer must stay linear in a line's length. `--long-line-only
+[--msgc PATH]` times just that and replaces just its part of BENCHMARKS.md.
+
 It also drives `msgc realtime serve` on loopback with wrk and Apple-style signed requests, beside
 the reference responder a team would write today with Apple's Python library
 (scripts/realtime-reference-responder.py), on the same load (`bench_realtime`): the most each
@@ -625,6 +630,73 @@ def render_hostile(hostile):
     return "\n".join(lines + ["", HOSTILE_END])
 
 
+LONGLINE_BEGIN, LONGLINE_END = "<!-- longline:begin -->", "<!-- longline:end -->"
+LONGLINE_RUNS = 5
+# How long one run may take before it is stopped: the human report of this file once took 20 minutes.
+LONGLINE_CAP = 300
+
+
+def long_line_tree(seed):
+    """The translator's tree (`translator_tree`) with its 1 MB de-DE.xliff as a WorldServer file
+    has it: the XML declaration, then every unit on one line that starts with a tab, with tabs
+    between elements, and in every target a soft hyphen, LRM/RLM and a family emoji joined by
+    ZWJ. Every unit is stale (one finding per unit): hundreds of snippets of one line."""
+    base = translator_tree(seed)
+    tree = WORK / "corpus" / "app-longline"
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(base, tree)
+    path = tree / "translations" / "de-DE.xliff"
+    text = path.read_text(encoding="utf-8")
+    declaration, _, rest = text.partition("\n")
+    rest = "\t".join(line.strip() for line in rest.splitlines() if line.strip())
+    rest = re.sub(r"(<target[^>]*>)", "\\1\u00ad\u200e\U0001F468\u200d\U0001F469\u200d\U0001F467\u200f\t", rest)
+    path.write_text(declaration + "\n\t" + rest + "\n", encoding="utf-8")
+    return tree, path
+
+
+def bench_long_line(msgc, seed):
+    """`msgc lint` of the one-line file (`long_line_tree`) in every format: median of
+    LONGLINE_RUNS, or None when a run passes LONGLINE_CAP seconds."""
+    tree, path = long_line_tree(seed)
+    findings = json.loads(subprocess.run([msgc, "lint", "--content", tree, path, "--format", "json"],
+                                         stdout=subprocess.PIPE, text=True).stdout)["summary"]
+    line = max(len(line) for line in path.read_text(encoding="utf-8").splitlines())
+    rows = {}
+    for format in FORMATS:
+        command = [msgc, "lint", "--content", tree, path, "--format", format]
+        try:
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=LONGLINE_CAP)
+            rows[format] = measure(command, LONGLINE_RUNS, accept=(0, 1))["wall"]
+        except subprocess.TimeoutExpired:
+            rows[format] = None
+    return {"rows": rows, "bytes": path.stat().st_size, "line": line, "findings": findings, "runs": LONGLINE_RUNS}
+
+
+def render_long_line(result, note):
+    def cell(seconds):
+        return f"more than {LONGLINE_CAP} s (stopped)" if seconds is None else ms(seconds)
+    findings = result["findings"]
+    lines = [LONGLINE_BEGIN, "", "### A one-line 1 MB XLIFF", "",
+             f"`bench_long_line` lints a translator's {mib(result['bytes'])} de-DE.xliff written on one line of "
+             f"{result['line']:,} characters that starts with a tab (tabs between elements; a soft hyphen, LRM/RLM and a "
+             f"ZWJ emoji in every target), {findings['errors']} errors and {findings['warnings']} warnings, with "
+             f"`msgc lint --content TREE FILE --format F`; median of {result['runs']} runs, {note}.", "",
+             "| " + " | ".join(f"`--format {f}`" for f in FORMATS) + " |",
+             "|" + " --- |" * len(FORMATS),
+             "| " + " | ".join(cell(result["rows"][f]) for f in FORMATS) + " |", "", LONGLINE_END]
+    return "\n".join(lines)
+
+
+def write_long_line_section(section):
+    path = ROOT / "BENCHMARKS.md"
+    text = path.read_text()
+    if LONGLINE_BEGIN in text and LONGLINE_END in text:
+        text = text[:text.index(LONGLINE_BEGIN)] + section + text[text.index(LONGLINE_END) + len(LONGLINE_END):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    path.write_text(text)
+
+
 def machine():
     cpu = "unknown"
     for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -1174,9 +1246,11 @@ def main(argv):
                         help="time only `msgc lsp` (bench_editor) and print it; BENCHMARKS.md is left as it is")
     parser.add_argument("--apply-only", action="store_true", help="time only `msgc apply` against the stand-in")
     parser.add_argument("--msgc", metavar="PATH",
-                        help="with --apply-only or --realtime-only: the msgc binary to time (default: a release build)")
+                        help="with --apply-only, --realtime-only or --long-line-only: the msgc binary to time (default: a release build)")
     parser.add_argument("--realtime-only", action="store_true",
                         help="time only `msgc realtime serve` against the reference responder, and replace only their part of BENCHMARKS.md")
+    parser.add_argument("--long-line-only", action="store_true",
+                        help="time only the one-line 1 MB XLIFF in every format (bench_long_line) and replace only its part of BENCHMARKS.md")
     parser.add_argument("--hostile-only", action="store_true",
                         help="time only the hostile inputs (bench_hostile) and replace only their part of BENCHMARKS.md")
     args = parser.parse_args(argv[1:])
@@ -1190,6 +1264,14 @@ def main(argv):
             print(f"{name}: {case['document']} ({case['bytes']:,} bytes, {case['findings']:,} findings): didOpen {ms(case['open'])}, "
                   f"didChange → publishDiagnostics {ms(case['change'])} against a clean lint in turn of {ms(case['lint'])} "
                   f"(medians of {case['runs']}) = {case['change'] / case['lint']:.2f}×")
+        return
+    if args.long_line_only:
+        binary = Path(args.msgc) if args.msgc else build_msgc(ROOT / args.scratch_path)
+        commit = run_quiet(["git", "rev-parse", "--short=10", "HEAD"], cwd=ROOT).strip()
+        note = f"a release build of `{commit}`" if not args.msgc else f"the binary at `{args.msgc}`"
+        section = render_long_line(bench_long_line(binary, args.seed), note)
+        write_long_line_section(section)
+        print(section)
         return
     if args.apply_only:
         binary = Path(args.msgc) if args.msgc else build_msgc(ROOT / args.scratch_path)
@@ -1238,6 +1320,7 @@ def main(argv):
     baseline = bench_baseline(args.seed, msgc, baseline_binary, baseline_commit) if baseline_binary else None
     apply = bench_apply(msgc)
     hostile = bench_hostile(msgc, baseline_binary, baseline_commit)
+    long_line = bench_long_line(msgc, args.seed)
     realtime = bench_realtime(msgc)
     wall = time.perf_counter() - start[0]
     seconds = max(0.0, (busy_cpu_seconds() - start[1]) - (children_cpu_seconds() - start[2]))
@@ -1261,6 +1344,9 @@ def main(argv):
     apply_section = render_apply(apply, "a release build")
     write_apply_section(apply_section)
     print(apply_section)
+    long_line_section = render_long_line(long_line, "a release build")
+    write_long_line_section(long_line_section)
+    print(long_line_section)
     realtime_section = render_realtime(realtime, "a release build")
     write_realtime_section(realtime_section)
     print(realtime_section)

@@ -105,16 +105,26 @@ public struct Compilation: Sendable {
     /// The locale a translation file's path names: a project locale first, else a well-formed
     /// language tag; nil when no part of the path below `translations/` names one.
     static func suggestedLocale(forPath path: String, config: ProjectConfig, binding: LocaleBinding) -> String? {
-        let parts = path.split(separator: "/").dropFirst().reversed().map { part -> String in
+        // Symfony, Sonata and Qt name files `DOMAIN.LOCALE.xlf` (`messages.de.xlf`,
+        // `SonataAdminBundle.fr.xliff`, `validators.sr_Cyrl.xliff`): the part after the last dot
+        // of a stem is a candidate too, before the stem itself.
+        let parts = path.split(separator: "/").dropFirst().reversed().flatMap { part -> [String] in
             var stem = String(part)
             for suffix in [".xliff", ".xlf", ".xcloc", ".lproj"] where stem.lowercased().hasSuffix(suffix) {
                 stem = String(stem.dropLast(suffix.count))
             }
-            return stem
+            guard let dot = stem.lastIndex(of: "."), stem.index(after: dot) < stem.endIndex else { return [stem] }
+            return [String(stem[stem.index(after: dot)...]), stem]
         }
         let projectLocales = Set(config.locales.map(\.value))
         for stem in parts where projectLocales.contains(binding.locale(for: stem)) {
             return binding.locale(for: stem)
+        }
+        // A language alone (`de`) names the one project locale of that language, if there is one.
+        for stem in parts where stem.count == 2 || stem.count == 3 {
+            let language = stem.lowercased()
+            let matching = config.locales.map(\.value).filter { $0.lowercased().split(separator: "-").first.map(String.init) == language }
+            if matching.count == 1 { return matching[0] }
         }
         for stem in parts {
             let tag = String(stem.map { $0 == "_" ? "-" : $0 })

@@ -25,7 +25,9 @@ public enum TranslatorReport {
             source, a state below `minimumState`, or two units that disagree. A message ships in \
             a locale only when every field has one; `msgc coverage` shows which messages wait. \
             The note is made only when `msgc lint` is given paths, for the translation files among \
-            them.
+            them. When no field of the locale has a usable translation in the file, it is a warning \
+            instead (so `--strict` fails) that says the file gives nothing usable, and the report \
+            ends with it; a file none of whose units belongs to the project has TRN008 instead.
             """,
         examples: [
             .validFile(examplePath, ExampleFiles.xliff()),
@@ -60,10 +62,13 @@ public enum TranslatorReport {
         guard !files.isEmpty else { return [] }
         let localeOfFile = Dictionary(compilation.localization.fileForLocale.map { ($1, $0) }, uniquingKeysWith: min)
         let waiting = WaitingUnits(catalog)
+        // A file none of whose units belongs to the project is one error (TRN008): counting
+        // every field as missing from it would only repeat that.
+        let foreign = ForeignTranslationFiles.paths(in: catalog, localization: compilation.localization)
         var notes: [Diagnostic] = []
         for file in files {
             guard let location = closingLocation(of: file.path, in: catalog) else { continue }
-            if let locale = localeOfFile[file.path],
+            if let locale = localeOfFile[file.path], !foreign.contains(file.path),
                let note = untranslatedNote(file: file, locale: locale, compilation: compilation, config: config, at: location) {
                 notes.append(note)
             }
@@ -95,9 +100,16 @@ public enum TranslatorReport {
         }
         let reasons = GapKind.allCases.compactMap { kind in counts[kind.rawValue] == 0 ? nil : kind.describe(counts[kind.rawValue]) }
         let verb = missing == 1 ? "has" : "have"
+        if fieldCount > 0 && missing >= fieldCount {
+            // Nothing in the file can ship: a warning (so `--strict` fails), and the report
+            // ends with it rather than with "no problems found".
+            return Diagnostic(
+                code: untranslatedFields.code, severity: .warning, location: location,
+                message: "this file gives no usable translation: all \(fieldCount) \(locale) field\(fieldCount == 1 ? "" : "s") \(verb) none in it (\(reasons.joined(separator: ", "))); `msgc coverage --locale \(locale)` shows which messages wait for them")
+        }
         return Diagnostic(
             code: untranslatedFields.code, severity: untranslatedFields.severity, location: location,
-            message: "\(missing) of \(fieldCount) \(locale) field\(fieldCount == 1 ? "" : "s") \(verb) no usable translation in this file (\(reasons.joined(separator: ", "))); `msgc coverage` shows which messages wait for them")
+            message: "\(missing) of \(fieldCount) \(locale) field\(fieldCount == 1 ? "" : "s") \(verb) no usable translation in this file (\(reasons.joined(separator: ", "))); `msgc coverage --locale \(locale)` shows which messages wait for them")
     }
 
     /// TRN007: the units of `file` that match no message field but wait for damaged sources.
@@ -108,6 +120,8 @@ public enum TranslatorReport {
         var fields: Set<String>?
         var count = 0
         var sources = Set<String>()
+        // Misspelt products, each with the listed product its units name (the did-you-mean).
+        var misspelt: [String: String] = [:]
         for index in file.units.indices where bound?[index] != true {
             let found = waiting.sources(for: file.units[index])
             guard !found.isEmpty else { continue }
@@ -115,6 +129,9 @@ public enum TranslatorReport {
             guard !fields!.contains(file.units[index].id.value) else { continue }
             count += 1
             sources.formUnion(found)
+            if let listed = file.units[index].parsedID?.product {
+                for unlisted in waiting.unlistedProducts(for: file.units[index]) where misspelt[unlisted] == nil { misspelt[unlisted] = listed }
+            }
         }
         guard count > 0 else { return nil }
         let paths = sources.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -122,7 +139,8 @@ public enum TranslatorReport {
         let noun = paths.count == 1 ? "message source has errors" : "message sources have errors"
         return Diagnostic(
             code: unitsWaitForSources.code, severity: unitsWaitForSources.severity, location: location,
-            message: "\(paths.count) \(noun) (\(shown)): \(count) unit\(count == 1 ? "" : "s") of this file wait\(count == 1 ? "s" : "") for \(paths.count == 1 ? "it" : "them") to be fixed and \(count == 1 ? "is" : "are") not checked until then; they are not orphans, keep them",
+            message: "\(paths.count) \(noun) (\(shown)): \(count) unit\(count == 1 ? "" : "s") of this file wait\(count == 1 ? "s" : "") for \(paths.count == 1 ? "it" : "them") to be fixed and \(count == 1 ? "is" : "are") not checked until then; they are not orphans, keep them"
+                + misspelt.keys.sorted().map { "; unknown product '\($0)' in the source (did you mean '\(misspelt[$0]!)'?)" }.joined(),
             fixIts: [FixIt("ask the message writer to fix the sources (`msgc lint messages/`)")])
     }
 

@@ -9,18 +9,25 @@ import Model
 /// a diagnostic about a right-to-left override must not reorder the report it is in, and one
 /// about a zero-width space shows it as `<U+200B>` in its message and in its snippet.
 public enum TerminalText {
-    /// Message text with such characters written as `<U+202E>`.
+    /// Message text with such characters written as `<U+202E>`; a zero width joiner inside an
+    /// emoji sequence (`👨‍👩‍👧`) is kept, as it shows as part of the one emoji (`isEmojiJoiner`).
     public static func escaped(_ text: String) -> String {
         guard containsHazard(text) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if isHazard(scalar) {
-                result += codePoint(scalar)
+        var result = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        var scalars = text.unicodeScalars.makeIterator()
+        var current = scalars.next()
+        while let scalar = current {
+            let next = scalars.next()
+            if isHazard(scalar) && !isEmojiJoiner(scalar, after: previous, before: next) {
+                result.append(contentsOf: codePoint(scalar).unicodeScalars)
             } else {
-                result.unicodeScalars.append(scalar)
+                result.append(scalar)
             }
+            previous = scalar
+            current = next
         }
-        return result
+        return String(result)
     }
 
     /// Whether `text` has a character `isHazard` picks, decided from its UTF-8: every message
@@ -56,22 +63,48 @@ public enum TerminalText {
     /// on the terminal shows as what it is. Also, when the line has such a character, where each
     /// of its scalars starts in the shown line (in scalars), and after them where the line ends;
     /// nil when the line is shown as it is.
+    ///
+    /// Linear in the line's length whatever it holds: the shown length is counted as it grows,
+    /// never asked of the growing text (which walks it: a 131,935-character line of tabs, soft
+    /// hyphens and joiners once took minutes a snippet).
     public static func snippetLine(_ line: String) -> (text: String, offsets: [Int]?) {
         guard containsHazard(line) else { return (line, nil) }
         var shown = String.UnicodeScalarView()
         var offsets: [Int] = []
-        for scalar in line.unicodeScalars {
-            offsets.append(shown.count)
+        var shownCount = 0
+        var previous: Unicode.Scalar?
+        var scalars = line.unicodeScalars.makeIterator()
+        var current = scalars.next()
+        while let scalar = current {
+            let next = scalars.next()
+            offsets.append(shownCount)
             if scalar == "\t" {
                 shown.append(" ")
-            } else if isHazard(scalar) {
-                shown.append(contentsOf: codePoint(scalar).unicodeScalars)
+                shownCount += 1
+            } else if isHazard(scalar) && !isEmojiJoiner(scalar, after: previous, before: next) {
+                // `<U+…>` is ASCII: as many scalars as UTF-8 bytes.
+                let point = codePoint(scalar)
+                shown.append(contentsOf: point.unicodeScalars)
+                shownCount += point.utf8.count
             } else {
                 shown.append(scalar)
+                shownCount += 1
             }
+            previous = scalar
+            current = next
         }
-        offsets.append(shown.count)
+        offsets.append(shownCount)
         return (String(shown), offsets)
+    }
+
+    /// Whether `scalar` is a zero width joiner between two parts of one emoji (`👨‍👩‍👧`, `🏳️‍🌈`,
+    /// `👩🏽‍💻`): after an emoji, its variation selector or skin tone, and before an emoji. There
+    /// it hides nothing and reorders nothing (a terminal draws the sequence as one emoji, or its
+    /// parts side by side), and `<U+200D>` would break a correct emoji apart in a report.
+    static func isEmojiJoiner(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar?, before next: Unicode.Scalar?) -> Bool {
+        guard scalar.value == 0x200D, let previous, let next else { return false }
+        func isEmoji(_ scalar: Unicode.Scalar) -> Bool { scalar.value > 0x7F && scalar.properties.isEmoji }
+        return (isEmoji(previous) || previous.value == 0xFE0F) && isEmoji(next)
     }
 
     /// `<U+200B>`: `U+` and at least four hex digits, in angle brackets.

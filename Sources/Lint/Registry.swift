@@ -43,6 +43,8 @@ public enum Registry {
         OrphanTranslationUnit.self,
         UntranslatedTarget.self,
         TranslationOfSourceLocale.self,
+        ForeignTranslationFile.self,
+        DefaultLostToRename.self,
         EmptyText.self,
         ControlCharacter.self,
         BidiOverride.self,

@@ -224,16 +224,27 @@ public struct DamagedMessageSource: Hashable, Sendable {
 /// message at all.
 ///
 /// A writer's mistake in a source (`type: txt`, a YAML syntax error, an unsaved broken buffer
-/// in the editor) must not make the translations of the messages it holds look like leftovers
-/// that can be deleted. A unit matching no message field waits for a damaged source when that
-/// source names the unit's message, or, when some source could not be read far enough to name
-/// its messages, when no message of the catalog has the unit's product and key.
+/// in the editor, a product msgc.yaml does not list) must not make the translations of the
+/// messages it holds look like leftovers that can be deleted. A unit matching no message field
+/// waits for a damaged source when that source names the unit's message, or, when some source
+/// could not be read far enough to name its messages, when no message of the catalog has the
+/// unit's product and key. A unit of a listed product also waits for the source of a message
+/// with its key whose product msgc.yaml does not list (`product: …plus.yeraly` for
+/// `…plus.yearly`: the unit's message is there, under a misspelt product), when no message of
+/// the catalog has the unit's product and key.
 public struct WaitingUnits: Sendable {
     /// The damaged sources that name each message id.
     private let sourcesOfMessage: [String: [String]]
     /// Paths of the sources with messages nobody can name.
     private let unnamedSources: [String]
-    /// `Message.id` of every message read, made only when there are unnamed sources.
+    /// The sources of messages whose product msgc.yaml does not list, by the messages' keys.
+    private let unknownProductSources: [String: [String]]
+    /// The unlisted products of the messages of each key, sorted.
+    private let unknownProductsOfKey: [String: [String]]
+    /// The products msgc.yaml lists, when some message names another.
+    private let listedProducts: Set<String>
+    /// `Message.id` of every message read, made only when there are unnamed sources or
+    /// messages of unlisted products.
     private let knownMessages: Set<String>
 
     public init(_ catalog: Catalog) {
@@ -245,11 +256,27 @@ public struct WaitingUnits: Sendable {
         }
         self.sourcesOfMessage = sourcesOfMessage
         unnamedSources = catalog.damagedSources.filter(\.hasUnnamedMessages).map(\.path)
-        knownMessages = unnamedSources.isEmpty ? [] : Set(catalog.messages.map(\.id))
+        var unknownProductSources: [String: [String]] = [:]
+        var unknownProductsOfKey: [String: Set<String>] = [:]
+        var listedProducts = Set<String>()
+        if let config = catalog.config {
+            listedProducts = Set(config.products.map(\.id.value))
+            for message in catalog.messages where !listedProducts.contains(message.product.value) {
+                let path = message.location.path
+                unknownProductsOfKey[message.key.value, default: []].insert(message.product.value)
+                if unknownProductSources[message.key.value]?.contains(path) != true {
+                    unknownProductSources[message.key.value, default: []].append(path)
+                }
+            }
+        }
+        self.unknownProductSources = unknownProductSources.mapValues { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+        self.unknownProductsOfKey = unknownProductsOfKey.mapValues { $0.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+        self.listedProducts = unknownProductSources.isEmpty ? [] : listedProducts
+        knownMessages = unnamedSources.isEmpty && unknownProductSources.isEmpty ? [] : Set(catalog.messages.map(\.id))
     }
 
     /// Whether no source is damaged, so that no unit can wait for one.
-    public var isEmpty: Bool { sourcesOfMessage.isEmpty && unnamedSources.isEmpty }
+    public var isEmpty: Bool { sourcesOfMessage.isEmpty && unnamedSources.isEmpty && unknownProductSources.isEmpty }
 
     /// The damaged sources (paths, sorted) that `unit`, which matches no message field, may
     /// belong to; empty when it belongs to none and is an orphan.
@@ -257,6 +284,18 @@ public struct WaitingUnits: Sendable {
         guard !isEmpty, let parsed = unit.parsedID else { return [] }
         let id = "\(parsed.product)/\(parsed.key)"
         if let named = sourcesOfMessage[id] { return named }
-        return knownMessages.contains(id) ? [] : unnamedSources
+        guard !knownMessages.contains(id) else { return [] }
+        if listedProducts.contains(parsed.product), let misspelt = unknownProductSources[parsed.key] {
+            return unnamedSources.isEmpty ? misspelt : Array(Set(misspelt + unnamedSources)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        }
+        return unnamedSources
+    }
+
+    /// When `unit` waits because a message with its key names a product msgc.yaml does not
+    /// list (a typo of the unit's product), those products; else empty.
+    public func unlistedProducts(for unit: TranslationUnit) -> [String] {
+        guard !unknownProductsOfKey.isEmpty, let parsed = unit.parsedID, listedProducts.contains(parsed.product),
+              !knownMessages.contains("\(parsed.product)/\(parsed.key)") else { return [] }
+        return unknownProductsOfKey[parsed.key] ?? []
     }
 }

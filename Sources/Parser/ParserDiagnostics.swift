@@ -10,7 +10,7 @@ public enum ParserDiagnostics {
         rationale: "msgc cannot know what a file that does not parse means, so it reports the first place libyaml could not read and uses nothing from the file.",
         examples: [
             .validFile("messages/example.yaml", "messages:\n  - key: winback\n    product: com.example.news.premium.yearly\n    type: text\n    default: true\n    header: Stay with Premium\n    body: Keep reading without limits.\n"),
-            .invalidFile("messages/draft.yaml", "messages:\n  - key: last-chance\n    header: \"Stay with Premium\n⟦⟧"),
+            .invalidFile("messages/draft.yaml", "messages:\n  - key: last-chance\n    header: ⟦\"⟧Stay with Premium\n"),
         ])
 
     public static let invalidEncoding = RuleInfo(

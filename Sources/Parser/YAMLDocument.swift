@@ -203,7 +203,25 @@ struct YAMLDocument {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
+            // libyaml's words are for YAML's authors ("did not find expected '-' indicator");
+            // the common ones are said as a writer would fix them, libyaml's kept as a note.
             var notes: [Note] = []
+            // A quote left open runs on to the next quote in the file, and libyaml gives up
+            // lines later: the finding belongs where the quote opened.
+            let problemLine = lineMap.position(of: mark).line
+            if let opened = unclosedQuote(in: text, before: problemLine) {
+                notes.append(Note("the YAML parser says: \(context.map { $0.text + ", " } ?? "")\(problem)", at: at(mark)))
+                return ParserDiagnostics.malformedYAML.diagnose(
+                    "malformed YAML: a quoted value is never closed: its closing quote is missing",
+                    at: at(position: opened), notes: notes,
+                    fixIts: [FixIt("close the quote at the end of the value")])
+            }
+            if let words = writersWords(problem: problem, context: context?.text) {
+                notes.append(Note("the YAML parser says: \(context.map { $0.text + ", " } ?? "")\(problem)"))
+                // An unclosed quote is reported where it opens, not where libyaml gives up.
+                let location = words.atContext ? context.map { at($0.mark) } ?? at(mark) : at(mark)
+                return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(words.message)", at: location, notes: notes)
+            }
             if let context { notes.append(Note(context.text, at: at(context.mark))) }
             return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(problem)", at: at(mark), notes: notes)
         case .duplicatedKeysInMapping(let duplicates, let context):
@@ -236,6 +254,66 @@ struct YAMLDocument {
                 "YAML could not be read: \(problem)\(offset.map { " at offset \($0)" } ?? "")", at: SourceLocation(path: path))
         default:
             return ParserDiagnostics.malformedYAML.diagnose("YAML could not be read: \(error)", at: SourceLocation(path: path))
+        }
+    }
+
+    /// The first line before `line` (1-based) where a value opens with a quote that the line
+    /// does not close (`header: "Your streak…` with no closing `"`), as msgc's 1-based line
+    /// and column of the quote; nil when there is none. A quoted value may run over lines in
+    /// YAML, but message sources write one per line, and this is asked only once libyaml
+    /// has failed.
+    static func unclosedQuote(in text: String, before line: Int) -> (line: Int, column: Int)? {
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(max(0, line - 1)).enumerated() {
+            let scalars = Array(raw.unicodeScalars)
+            // The value's first character: after "key: " or "- ".
+            var start: Int?
+            for position in scalars.indices where scalars[position] == "\"" || scalars[position] == "'" {
+                let before = scalars[..<position].drop { $0 == " " }
+                let lastTwo = String(String.UnicodeScalarView(scalars[max(0, position - 2)..<position]))
+                if lastTwo == ": " || lastTwo == "- " || (before.first == "-" && before.count == 2) { start = position }
+                break
+            }
+            guard let start else { continue }
+            let quote = scalars[start]
+            var position = start + 1
+            var closed = false
+            while position < scalars.count {
+                if quote == "\"" && scalars[position] == "\\" { position += 2; continue }
+                if scalars[position] == quote {
+                    if quote == "'" && position + 1 < scalars.count && scalars[position + 1] == "'" { position += 2; continue }
+                    closed = true
+                    break
+                }
+                position += 1
+            }
+            if !closed && !scalars[(start + 1)...].allSatisfy(\.properties.isWhitespace) {
+                return (index + 1, start + 1)
+            }
+        }
+        return nil
+    }
+
+    /// libyaml's common problems in a writer's words, and whether the finding belongs where
+    /// libyaml's context starts (an unclosed quote: where it opens) rather than where it
+    /// gave up; nil for the others, which keep libyaml's words.
+    static func writersWords(problem: String, context: String?) -> (message: String, atContext: Bool)? {
+        switch (problem, context ?? "") {
+        case (_, "while scanning a quoted scalar"):
+            return ("a quoted value is never closed: its closing quote is missing", true)
+        case ("did not find expected '-' indicator", _):
+            return ("this line is not indented like the list items before it; every item of a list starts with '-' at the same indent", false)
+        case ("did not find expected key", _):
+            return ("this line is not indented like the keys of the mapping it is in; keys of one mapping start at the same indent", false)
+        case ("mapping values are not allowed in this context", _):
+            return ("a ': ' inside a value that is not quoted; put the value in quotes", false)
+        case ("found character that cannot start any token", _):
+            return ("a value starts with a character YAML reserves (such as '@', '`' or '%'); put the value in quotes", false)
+        case ("found a tab character that violates indentation", _), ("found a tab character where an indentation space is expected", _):
+            return ("a tab indents this line; YAML indents with spaces only", false)
+        case ("could not find expected ':'", _):
+            return ("a key has no ':' after it, or a value runs over lines without quotes", false)
+        default:
+            return nil
         }
     }
 

@@ -238,9 +238,14 @@ public enum XLIFFDiagnostics {
             add their own as `x-…`; XLIFF 2.0 defines four segment states (initial, translated, \
             reviewed, final) and puts a tool's own in `subState`. State values are case-sensitive. \
             msgc cannot tell what any other value means, so it reads the unit as not translated \
-            and does not use it; the diagnostic names the state the value is closest to, which is \
-            usually what the translator or the tool meant (`Translated`, `signed_off`, or 1.2's \
-            `signed-off` in a 2.0 file).
+            and does not use it. A value that is a state written another way (`Translated`, \
+            `signed_off`, `translatd`: case, `_` or a space for `-`, a letter or two) gets that \
+            state as its fix. A known word of another vocabulary (the other version's states, \
+            gettext's `fuzzy`, `approved`, `done`, `needs_review`) is named by its meaning, with \
+            the version's state that claims no more than the word did (`fuzzy` is \
+            `needs-review-translation`, never `final`) and the not-translated state beside it, \
+            neither preferred: only someone who knows the text can say it is ready. For any other \
+            value, msgc offers no state.
             """,
         examples: [
             .validFile(examplePath, example(target: "<target state=\"translated\">Bleiben Sie bei Premium</target>")),
@@ -388,26 +393,49 @@ public enum XLIFFDiagnostics {
 
     /// `canEdit`: the value is written as read, so a fix-it may replace it.
     static func unknownState(
-        _ raw: String, unitID: String, version: TranslationFile.Version, nearest: String, at location: SourceLocation, canEdit: Bool
+        _ raw: String, unitID: String, version: TranslationFile.Version, suggestion: XLIFFStates.Suggestion, at location: SourceLocation, canEdit: Bool
     ) -> Diagnostic {
-        let edits: [FixIt.Edit] = canEdit ? [.init(location: location, replacement: nearest)] : []
-        var notes: [Note] = []
-        if version == .v2_0 && raw.hasPrefix("x-") {
-            notes.append(Note("XLIFF 2.0 has no custom states: a tool's own state goes in subState, beside one of the four states"))
+        func write(_ state: String, _ why: String = "") -> FixIt {
+            FixIt("write '\(state)'" + why, edits: canEdit ? [.init(location: location, replacement: state)] : [])
         }
-        return make(unknownState, location,
-                    "state '\(raw)' of unit '\(unitID)' is not an XLIFF \(version.rawValue) state, so msgc reads the unit as not translated and does not use it; the nearest state is '\(nearest)'",
-                    notes: notes, fixIts: [FixIt("write '\(nearest)'", edits: edits)])
+        let problem = "state '\(raw)' of unit '\(unitID)' is not an XLIFF \(version.rawValue) state, so msgc reads the unit as not translated and does not use it"
+        var notes: [Note] = []
+        switch suggestion {
+        case .spelling(let state):
+            return make(unknownState, location, problem + "; the nearest state is '\(state)'", fixIts: [write(state)])
+        case .meaning(let state, let meaning):
+            if version == .v2_0 && raw.hasPrefix("x-") {
+                notes.append(Note("XLIFF 2.0 has no custom states: a tool's own state goes in subState, beside one of the four states"))
+            }
+            // A tool's own state (`x-…`) means nothing msgc can tell: `initial` until someone says more.
+            let message = raw.hasPrefix("x-")
+                ? problem + "; the nearest state is '\(state)'"
+                : problem + "; '\(raw)' means \(meaning.words), which XLIFF \(version.rawValue) writes '\(state)'"
+            guard meaning > .notTranslated else { return make(unknownState, location, message, notes: notes, fixIts: [write(state)]) }
+            // Two fixes, neither preferred: whoever knows the text says which it is.
+            let untranslated = XLIFFStates.Meaning.notTranslated.state(in: version)
+            return make(unknownState, location, message, notes: notes, fixIts: [
+                write(state, " if the text is \(meaning.words)\(state == "final" || meaning >= .translated ? "" : "; msgc ships a unit in that state")"),
+                write(untranslated, " if it is not translated yet"),
+            ])
+        case .unknown:
+            let states = version.stateValues.map { "'\($0)'" }.joined(separator: ", ")
+            return make(unknownState, location, problem + "; msgc cannot tell what it means",
+                        fixIts: [FixIt("write the XLIFF \(version.rawValue) state the text is in, one of \(states)")])
+        }
     }
 
     /// `claim` is what says the unit is translated: "state 'final'" or "approved=\"yes\"".
     static func emptyTargetMarkedTranslated(
-        unitID: String, claim: String, targetIsMissing: Bool, isWhiteSpace: Bool, at location: SourceLocation, subject: Subject?
+        unitID: String, claim: String, version: TranslationFile.Version, targetIsMissing: Bool, isWhiteSpace: Bool,
+        at location: SourceLocation, subject: Subject?
     ) -> Diagnostic {
         let target = targetIsMissing ? "has no target" : isWhiteSpace ? "has a target of only white space" : "has an empty target"
+        // The state the file's own version writes: a 1.2 file is never told to write 2.0's `initial`.
+        let notYet = version == .v1_2 ? "state 'needs-translation'" : "state 'initial'"
         return make(emptyTargetMarkedTranslated, location,
                     "unit '\(unitID)' \(target), but \(claim) says it is translated; msgc has no text to use",
-                    fixIts: [FixIt("translate the unit, or mark it as not translated yet (1.2 'needs-translation', 2.0 'initial')")],
+                    fixIts: [FixIt("translate the unit, or mark it as not translated yet (\(notYet)\(claim.hasPrefix("approved") ? ", without approved=\"yes\"" : ""))")],
                     subject: subject)
     }
 

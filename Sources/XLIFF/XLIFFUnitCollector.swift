@@ -737,7 +737,7 @@ struct XLIFFUnitCollector {
         var location = attribute.location
         if attribute.isVerbatim { location = location.spanning(scalars: raw.unicodeScalars.count) }
         diagnostics.append(XLIFFDiagnostics.unknownState(
-            raw, unitID: id, version: version, nearest: XLIFFStates.nearest(to: raw, in: version), at: location,
+            raw, unitID: id, version: version, suggestion: XLIFFStates.suggestion(for: raw, in: version), at: location,
             canEdit: attribute.isVerbatim))
     }
 
@@ -761,7 +761,7 @@ struct XLIFFUnitCollector {
                 claim = "approved=\"yes\""
             }
             diagnostics.append(XLIFFDiagnostics.emptyTargetMarkedTranslated(
-                unitID: id, claim: claim, targetIsMissing: !hasTarget, isWhiteSpace: parts[0].target.map { !$0.text.isEmpty } ?? false,
+                unitID: id, claim: claim, version: .v1_2, targetIsMissing: !hasTarget, isWhiteSpace: parts[0].target.map { !$0.text.isEmpty } ?? false,
                 at: location, subject: subject(of: id)))
             return
         }
@@ -771,7 +771,7 @@ struct XLIFFUnitCollector {
             let location = attributeLocation("state", tagEnd: parts[index].stateTagEnd, reference: source) ?? builder.location
             let target = parts[index].target
             diagnostics.append(XLIFFDiagnostics.emptyTargetMarkedTranslated(
-                unitID: id, claim: "state '\(raw)'", targetIsMissing: target == nil, isWhiteSpace: !(target?.text.isEmpty ?? true),
+                unitID: id, claim: "state '\(raw)'", version: .v2_0, targetIsMissing: target == nil, isWhiteSpace: !(target?.text.isEmpty ?? true),
                 at: location, subject: subject(of: id)))
             return
         }

@@ -106,6 +106,62 @@ import Testing
         #expect(String(Array(shown)[markerOffset..<(markerOffset + 3)]) == "<g>")
     }
 
+    /// The WorldServer file: a megabyte of XLIFF on one line that starts with a tab,
+    /// its text full of tabs, soft hyphens, LRM/RLM and emoji joined by ZWJ, and a finding at
+    /// every `<target`. Each snippet is a window of the line with the marker under the
+    /// finding's own characters, however far along the line and whatever precedes it: the
+    /// renderer cuts the line before it escapes it, so its work does not grow with the line.
+    @Test func aOneLineMegabyteXLIFFWithTabsAndJoinersIsShownRightAtEveryFinding() {
+        let unit = "<trans-unit id=\"u\"><source>Stay\twith us \u{200E}today\u{200F}</source>"
+            + "<target>Bleib\u{AD}en \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\tbei uns\u{200B}</target></trans-unit>\t"
+        let text = "\t<xliff>" + String(repeating: unit, count: 1_048_576 / unit.utf8.count) + "</xliff>"
+        let scalars = Array(text.unicodeScalars)
+        let target = Array("<target>".unicodeScalars)
+        var columns: [Int] = []
+        for index in 0..<(scalars.count - target.count) where scalars[index] == "<" && Array(scalars[index..<(index + 8)]) == target {
+            columns.append(index + 1)
+        }
+        #expect(columns.count > 4_000)
+        let source = SourceFile(path: "translations/ja.xliff", text: text + "\n", lineBreaks: .xml)
+        let diagnostics = columns.map { column in
+            Diagnostic(code: "TXT012", severity: .warning,
+                       location: SourceLocation(path: "translations/ja.xliff", line: 1, column: column, endLine: 1, endColumn: column + 8),
+                       message: "a finding")
+        }
+        let output = HumanRenderer.render(diagnostics, options: RenderOptions(sources: ["translations/ja.xliff": source]))
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        var checked = 0
+        for (number, line) in lines.enumerated() where line.hasPrefix(" 1 | ") {
+            let shown = Array(line.dropFirst(" 1 | ".count))
+            let marker = lines[number + 1].dropFirst("   | ".count)
+            let offset = marker.prefix { $0 == " " }.count
+            // A window, never the whole line; the marker under `<target>`, whatever the tabs,
+            // `<U+00AD>`, `<U+200E>` before it; the family emoji shown as itself.
+            #expect(shown.count <= HumanRenderer.maxSnippetScalars + 2 && shown.first == "…")
+            #expect(String(shown[offset..<min(shown.count, offset + 8)]) == "<target>", "\(String(shown))")
+            #expect(marker.drop { $0 == " " } == "^~~~~~~~")
+            #expect(String(shown).contains("<U+200E>") && !String(shown).contains("\t"))
+            checked += 1
+        }
+        #expect(checked == columns.count)
+        #expect(output.contains("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}") && !output.contains("<U+200D>"))
+        #expect(output.contains("<U+00AD>") && output.contains("<U+200B>"))
+    }
+
+    /// A zero width joiner inside an emoji sequence shows as itself, in messages and snippets;
+    /// one between letters or at the end of a sequence is still `<U+200D>`.
+    @Test func aJoinerInsideAnEmojiShowsAsItself() {
+        #expect(TerminalText.escaped("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} ok") == "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} ok")
+        #expect(TerminalText.escaped("\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}") == "\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}")
+        #expect(TerminalText.escaped("\u{1F469}\u{1F3FD}\u{200D}\u{1F4BB}") == "\u{1F469}\u{1F3FD}\u{200D}\u{1F4BB}")
+        #expect(TerminalText.escaped("a\u{200D}b") == "a<U+200D>b")
+        #expect(TerminalText.escaped("\u{1F468}\u{200D}") == "\u{1F468}<U+200D>")
+        #expect(TerminalText.escaped("1\u{200D}\u{1F468}") == "1<U+200D>\u{1F468}")
+        let (shown, offsets) = TerminalText.snippetLine("\t\u{1F468}\u{200D}\u{1F469}\u{200B}")
+        #expect(shown == " \u{1F468}\u{200D}\u{1F469}<U+200B>")
+        #expect(offsets == [0, 1, 2, 3, 4, 12])
+    }
+
     @Test func aLongLineNearItsStartIsCutAtTheEndOnly() {
         let text = "header: " + String(repeating: "x", count: 400)
         let source = SourceFile(path: "messages/a.yaml", text: text + "\n")

@@ -32,7 +32,9 @@ public enum HumanRenderer {
         output += " ["
         output += diagnostic.code
         output += "]\n"
-        snippet(for: diagnostic.location, files: files, style: style, to: &output)
+        // A note is about a file as a whole (what it still lacks): a snippet of its last line
+        // with a marker would point at nothing.
+        if diagnostic.severity != .note { snippet(for: diagnostic.location, files: files, style: style, to: &output) }
         for note in diagnostic.notes {
             output += "  "
             style.append("= note:", .cyan, to: &output)
@@ -73,18 +75,24 @@ public enum HumanRenderer {
 
     private static func snippet(for location: SourceLocation, files: ReportFiles, style: Style, to output: inout ReportText) {
         guard let lineNumber = location.line, let source = files.source(location.file),
-              let rawLine = source.line(lineNumber) else { return }
+              let wholeLine = source.line(lineNumber) else { return }
+        // A line longer than a snippet shows (a one-line XLIFF file of a megabyte, with a
+        // finding every few hundred characters) is first cut, in its own scalars, to
+        // `maxSnippetScalars` on either side of the column: each scalar shows as one or more, so
+        // the window below lies inside the cut, and a snippet costs the same on any line.
+        let (rawLine, skipped, cutAfter) = window(of: wholeLine, around: location.column ?? 1)
         // Invisible and control characters shown as `<U+200B>`: columns count the line's own
         // scalars, and are moved to where each is shown.
         let (shownLine, offsets) = TerminalText.snippetLine(rawLine)
-        func shownColumn(_ column: Int) -> Int {
+        func shownColumn(_ lineColumn: Int) -> Int {
+            let column = lineColumn - skipped
             guard let offsets, column >= 1 else { return column }
             return column - 1 < offsets.count ? offsets[column - 1] + 1 : offsets[offsets.count - 1] + column - offsets.count + 1
         }
         // Scalars counted from UTF-8: nearly every line is shown whole, and is then walked only
         // up to the end of its marker.
         let scalarCount = shownLine.unicodeScalarCount
-        let isWhole = scalarCount <= maxSnippetScalars
+        let isWhole = scalarCount <= maxSnippetScalars && skipped == 0 && !cutAfter
         let lower: Int
         let upper: Int
         let line: String
@@ -94,7 +102,7 @@ public enum HumanRenderer {
             lower = max(0, min(anchor - maxSnippetScalars / 4, scalarCount - maxSnippetScalars))
             upper = lower + maxSnippetScalars
             cut = Array(shownLine.unicodeScalars.dropFirst(lower).prefix(maxSnippetScalars))
-            line = (lower > 0 ? "…" : "") + String(String.UnicodeScalarView(cut)) + (upper < scalarCount ? "…" : "")
+            line = (lower > 0 || skipped > 0 ? "…" : "") + String(String.UnicodeScalarView(cut)) + (upper < scalarCount || cutAfter ? "…" : "")
         } else {
             lower = 0
             upper = scalarCount
@@ -126,7 +134,7 @@ public enum HumanRenderer {
             before = TerminalWidth.of(shownLine, scalars: 0..<start)
             marked = TerminalWidth.of(shownLine, scalars: start..<max(start, min(end, upper)))
         } else {
-            before = (lower > 0 ? 1 : 0) + TerminalWidth.of(cut[0..<(start - lower)])
+            before = (lower > 0 || skipped > 0 ? 1 : 0) + TerminalWidth.of(cut[0..<(start - lower)])
             marked = TerminalWidth.of(cut[(start - lower)..<(min(end, upper) - lower)])
         }
         output += " "
@@ -140,6 +148,34 @@ public enum HumanRenderer {
             output.appendTildes(marked - 1)
         }
         output += "\n"
+    }
+
+    /// `line` cut to `maxSnippetScalars` scalars on either side of scalar `column` (1-based),
+    /// with how many scalars were cut before and whether any were cut after; the line itself
+    /// when it is not much longer than that. Found from the line's UTF-8 (a scalar starts at
+    /// each byte that is not a continuation byte), without decoding it.
+    static func window(of line: String, around column: Int) -> (line: String, skipped: Int, cutAfter: Bool) {
+        let reach = maxSnippetScalars
+        guard line.utf8.count > 2 * reach + 1 else { return (line, 0, false) }
+        var line = line
+        return line.withUTF8 { bytes in
+            // Where scalar `wanted` starts; the end and the count of scalars when the line has fewer.
+            func byteIndex(ofScalar wanted: Int) -> (index: Int, scalars: Int) {
+                var scalar = -1
+                for index in 0..<bytes.count where bytes[index] & 0xC0 != 0x80 {
+                    scalar += 1
+                    if scalar == wanted { return (index, scalar) }
+                }
+                return (bytes.count, scalar + 1)
+            }
+            let anchor = max(column - 1, 0)
+            let (end, counted) = byteIndex(ofScalar: anchor + reach)
+            // Past the line's end (a column beyond it), the window is its last scalars.
+            let first = end == bytes.count ? max(0, min(anchor, counted) - reach) : max(0, anchor - reach)
+            let start = byteIndex(ofScalar: first).index
+            if start == 0 && end == bytes.count { return (String(decoding: bytes, as: UTF8.self), 0, false) }
+            return (String(decoding: bytes[start..<end], as: UTF8.self), first, end < bytes.count)
+        }
     }
 
     struct Style {

@@ -27,7 +27,9 @@ extension Msgc {
 
                 --state matches identifiers of --environment (default: production with --state, \
                 else sandbox). --fail-under PERCENT exits 1 when fewer than PERCENT of all messages \
-                are ready. A state file that cannot be used exits 2.
+                are ready. --locale L (repeatable) reports only those locales, with totals counted \
+                over them. A state file that cannot be used, or a locale the project does not have, \
+                exits 2.
                 """)
 
         @Option(name: .long, help: ArgumentHelp(
@@ -56,6 +58,11 @@ extension Msgc {
         @Flag(name: .long, help: "With --out, print nothing on success.")
         var quiet = false
 
+        @Option(name: .long, help: ArgumentHelp(
+            "Report only this locale (repeatable): what a translator's file still lacks, as `msgc lint` on the file sends them here.",
+            valueName: "locale"))
+        var locale: [String] = []
+
         func validate() throws {
             if let failUnder, !(0...100).contains(failUnder) {
                 throw ValidationError("--fail-under takes a percentage from 0 to 100, not \(failUnder)")
@@ -75,9 +82,22 @@ extension Msgc {
             let options = RenderOptions(
                 pathPrefix: ContentTreeLocation.pathPrefix(content), sources: run.compilation.snippetSources,
                 useColor: color.isEnabled(for: .standardError))
-            guard let report = run.report else {
+            guard var report = run.report else {
                 try Output.write(HumanRenderer.render(run.failures, options: options), to: .standardError)
                 return Outcome(status: .failure)
+            }
+            if !locale.isEmpty {
+                // Matched as the project spells its locales, ignoring case and `_` for `-`.
+                func spelled(_ tag: String) -> String { String(tag.lowercased().map { $0 == "_" ? "-" : $0 }) }
+                var wanted = Set<String>()
+                for asked in locale {
+                    guard let known = report.locales.first(where: { spelled($0) == spelled(asked) }) else {
+                        let shown = report.locales.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
+                        throw Refusal(.failure, "--locale '\(TerminalText.escaped(asked))' is not a locale of the project; its locales are \(shown)")
+                    }
+                    wanted.insert(known)
+                }
+                report = report.restricted(to: wanted)
             }
             if !run.drift.isEmpty { try Output.write(HumanRenderer.render(run.drift, options: options), to: .standardError) }
 

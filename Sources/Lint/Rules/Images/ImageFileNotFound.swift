@@ -26,7 +26,11 @@ struct ImageFileNotFound: LintRule {
                 switch problem {
                 case .missing:
                     text = "image '\(reference.value)' does not exist in the content tree"
-                    fixIts.append(FixIt("add the PNG at '\(reference.value)' or correct the path"))
+                    if let near = Self.nearest(to: reference.value, among: context.catalog.imageFilesOnDisk) {
+                        fixIts.append(FixIt("did you mean '\(near)'?", edits: [.init(location: reference.valueSpan, replacement: near)]))
+                    } else {
+                        fixIts.append(FixIt("add the PNG at '\(reference.value)' or correct the path"))
+                    }
                 case .outsideContentTree:
                     text = "image path '\(reference.value)' leads outside the content tree"
                     fixIts.append(FixIt("copy the image into images/ and refer to it as 'images/NAME.png'"))
@@ -39,5 +43,19 @@ struct ImageFileNotFound: LintRule {
             }
         }
         return diagnostics
+    }
+
+    /// The file under `images/` that `path` names with another case, `_` for `-` (or back), or
+    /// a typo of one or two characters (`images/streak_hero.png` for `images/Streak-Hero.png`):
+    /// the nearest, when only one is that near.
+    static func nearest(to path: String, among files: [String]) -> String? {
+        func folded(_ text: String) -> String { String(text.lowercased().map { $0 == "_" || $0 == " " ? "-" : $0 }) }
+        let wanted = folded(path)
+        let same = files.filter { folded($0) == wanted }
+        if same.count == 1 { return same[0] }
+        guard same.isEmpty else { return nil }
+        let near = files.map { ($0, editDistance(folded($0), wanted)) }.filter { $0.1 <= 2 }
+        guard let best = near.min(by: { $0.1 < $1.1 }), near.filter({ $0.1 == best.1 }).count == 1 else { return nil }
+        return best.0
     }
 }

@@ -19,8 +19,10 @@ struct UnusedImage: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         let used = Set(context.imageUses.compactMap { Self.normalized($0.file.value) })
+        let broken = BrokenSourceShadow(context.catalog)
         return context.catalog.imageFilesOnDisk.compactMap { path in
-            guard !used.contains(path) else { return nil }
+            // An image a source with errors names may be in use: never "delete the file".
+            guard !used.contains(path), !broken.mentions(path) else { return nil }
             return diagnose(
                 "image '\(path)' is not used by any message", at: SourceLocation(path: path),
                 fixIts: [FixIt("delete the file, or refer to it from a message")])

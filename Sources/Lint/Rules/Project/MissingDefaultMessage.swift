@@ -25,8 +25,10 @@ struct MissingDefaultMessage: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         let productsWithDefault = Set(context.catalog.messages.filter(\.isDefaultMessage).map(\.product.value))
+        let broken = BrokenSourceShadow(context.catalog)
         return context.config.products.compactMap { product in
-            guard !productsWithDefault.contains(product.id.value) else { return nil }
+            // A source with errors may hold the default: its own error says what to fix.
+            guard !productsWithDefault.contains(product.id.value), !broken.mayHoldMessage(of: product.id.value) else { return nil }
             var location = product.id.location
             location.column = location.column.map { $0 - 4 }  // point at `id:`
             location = location.spanning(scalars: 2)

@@ -16,9 +16,12 @@ struct UnknownRealtimeMessage: LintRule {
         var keys: [String: Set<String>] = [:]
         for message in context.catalog.messages { keys[message.product.value, default: []].insert(message.key.value) }
         var diagnostics: [Diagnostic] = []
+        let broken = BrokenSourceShadow(context.catalog)
         for product in context.config.products {
             let known = keys[product.id.value] ?? []
             for arm in product.realtime?.arms ?? [] where !known.contains(arm.message.value) {
+                // A source with errors may hold the message: its own error says what to fix.
+                if broken.mayHold(product: product.id.value, key: arm.message.value) { continue }
                 let nearest = known.min { editDistance($0, arm.message.value) < editDistance($1, arm.message.value) }
                 let fixIts = nearest.flatMap { editDistance($0, arm.message.value) <= 3 ? $0 : nil }.map {
                     [FixIt("did you mean '\($0)'?", edits: [.init(location: arm.message.valueSpan, replacement: $0)])]

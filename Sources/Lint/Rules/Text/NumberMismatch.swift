@@ -19,7 +19,7 @@ struct NumberMismatch: LintRule {
     static let info = RuleInfo(
         code: "TXT012", name: "number-mismatch", severity: .error,
         summary: "A translation's numbers or percentages differ from its source's.",
-        rationale: "A retention message's numbers are promises (50% off, 3 months free). A translation that says 40% or drops the number misstates the offer in that language, which no reviewer who does not read it will notice. Numbers are compared by value across digit systems and separators. When the source language is English, a number the source spells out (zero to twelve, first to twelfth, also in compounds such as \"two-factor\") may be written as a digit in the translation, or as a word; a digit must name the same number. Number words are read in English sources only, and never in translations: a source digit must stay a digit.",
+        rationale: "A retention message's numbers are promises (50% off, 3 months free). A translation that says 40% or drops the number misstates the offer in that language, which no reviewer who does not read it will notice. Numbers are compared by value across digit systems and separators. When the source language is English, a number the source spells out (zero to twelve, first to twelfth, also in compounds such as \"two-factor\") may be written as a digit in the translation, or as a word; a digit must name the same number. Month names (`March` as `3月`), multiplicatives (`once` as `1度`, `single` as `1つ`), `dozen`, `hex` and a unit after \"every\" (`every hour` as `１時間ごと`) count too. Number words are read in English sources only, and never in translations: a source digit must stay a digit. A number the translation has and msgc does not find in the source at all is a warning, not an error: it may be one msgc cannot read there.",
         examples: [
             .valid("header: Stay with Premium", extraFiles: ExampleFiles.german([:])),
             .valid("body: Keep at least one device signed in.", extraFiles: ExampleFiles.german(
@@ -31,6 +31,10 @@ struct NumberMismatch: LintRule {
                 ["body": "Lassen Sie mindestens ⟦2⟧ Geräte angemeldet."], sources: ["body": "Keep at least one device signed in."])),
         ],
         mayBeLowered: true)
+
+    /// Languages whose dates, counts and frequencies are written with numerals where English
+    /// has words (`3月`, `1つ`, `１時間ごと`, `3월`): a number there cannot simply be removed.
+    static let writesNumerals: Set<String> = ["ja", "zh", "ko", "yue"]
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
@@ -55,8 +59,12 @@ struct NumberMismatch: LintRule {
             }
             // A digit the source's digits leave over may stand for a number word of the source
             // (read only then: nearly every translation has none over).
+            // Number words of the source that no digit of the translation stands for: a digit
+            // over then names another number than they do, and is an error.
+            var leftoverWords: [NumberToken] = []
             if !extra.isEmpty, readsWords, let source = context.sourceText(of: item) {
                 var words = NumberWords.numbers(in: source.value)
+                defer { leftoverWords = words }
                 extra.removeAll { token in
                     guard let index = words.firstIndex(where: { $0.value == token.value && $0.isPercent == token.isPercent }) else { return false }
                     words.remove(at: index)
@@ -70,10 +78,23 @@ struct NumberMismatch: LintRule {
                     diagnostics.append(diagnose(
                         "\(item.displayName) has \(token.displayValue) ('\(token.text)') where the source has \(expected.displayValue)",
                         at: location, fixIts: [FixIt("write \(expected.displayValue) as the source does")], subject: item.subject))
-                } else {
+                } else if !leftoverWords.isEmpty {
                     diagnostics.append(diagnose(
                         "\(item.displayName) has \(token.displayValue) ('\(token.text)'), which the source does not have",
-                        at: location, fixIts: [FixIt("remove the number, or ask for it to be added to the source")], subject: item.subject))
+                        at: location, fixIts: [FixIt("write the number the source's '\(leftoverWords[0].text)' names")], subject: item.subject))
+                } else {
+                    // A number the source does not have may be one msgc cannot read there (a
+                    // counter, a date, a word it does not know): a warning, never a block. Some
+                    // languages cannot drop it (Japanese writes "March" as `3月`).
+                    let locale = item.subject.locale ?? ""
+                    let language = String(locale.prefix { $0 != "-" && $0 != "_" }).lowercased()
+                    let fix = Self.writesNumerals.contains(language)
+                        ? "check that it says what the source says; \(locale) may need a numeral where the source has a word"
+                        : "remove the number if the source does not say it, or ask for it to be added to the source"
+                    diagnostics.append(Diagnostic(
+                        code: Self.info.code, severity: .warning, location: location,
+                        message: "\(item.displayName) has \(token.displayValue) ('\(token.text)'), which msgc does not find in the source",
+                        fixIts: [FixIt(fix)], subject: item.subject))
                 }
             }
             for missing in unmatchedSource {

@@ -5,13 +5,20 @@ enum TranslationExamples {
         case none, unitID, sourceText, targetText
     }
 
+    /// The example tree's msgc.yaml.
+    static let config = configHead + configProducts
+
     /// The example tree's msgc.yaml with `minimumState: reviewed`.
-    static let reviewedConfig = """
+    static let reviewedConfig = configHead + "minimumState: reviewed\n" + configProducts
+
+    private static let configHead = """
         bundleId: com.example.news
         sourceLocale: en-US
         locales: [en-US, de-DE]
         namespace: 1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b
-        minimumState: reviewed
+
+        """
+    private static let configProducts = """
         products:
           - id: com.example.news.premium.yearly
 
@@ -19,9 +26,10 @@ enum TranslationExamples {
 
     /// A one-unit German XLIFF 1.2 file for the example message's header.
     static func xliff(
-        source: String, target: String, state: String = "translated", unitKey: String = "winback", mark: Mark = .none
+        source: String, target: String, state: String = "translated", unitKey: String = "winback", unitID: String? = nil,
+        mark: Mark = .none
     ) -> String {
-        let id = "com.example.news.premium.yearly/\(unitKey)/header"
+        let id = unitID ?? "com.example.news.premium.yearly/\(unitKey)/header"
         func marked(_ text: String, _ part: Mark) -> String { mark == part ? "⟦\(text)⟧" : text }
         return """
             <?xml version="1.0" encoding="UTF-8"?>
