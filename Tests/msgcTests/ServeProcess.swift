@@ -12,10 +12,18 @@ final class ServeProcess: Sendable {
 
     /// Starts the server with `arguments` after `realtime serve`, and waits (up to 60 s) for it
     /// to say where it listens. Throws with what it said if it ends or says nothing instead.
-    init(_ arguments: [String], folder: URL, environment: [String: String] = [:]) throws {
+    /// `descriptorLimit`: the soft and hard limit on open files it runs under (the shell's
+    /// `ulimit -n`, then `exec`, so the process is the server itself).
+    init(_ arguments: [String], folder: URL, environment: [String: String] = [:], descriptorLimit: Int? = nil) throws {
         let process = Process()
-        process.executableURL = MsgcRunner.executable
-        process.arguments = ["realtime", "serve", "--port", "0"] + arguments
+        let serve = ["realtime", "serve", "--port", "0"] + arguments
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", MsgcRunner.executable.path] + serve
+        } else {
+            process.executableURL = MsgcRunner.executable
+            process.arguments = serve
+        }
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env
