@@ -59,7 +59,7 @@ extension Msgc.RealtimeCommand {
         var shutdownDelay: String?
 
         @Option(name: .long, help: ArgumentHelp(
-            "The most connections open at once (default and ceiling: the descriptor limit less an eighth); more wait in the listen backlog.",
+            "The most connections open at once (default and ceiling: the descriptor limit less what is open at start and an eighth); more wait in the listen backlog.",
             valueName: "count"))
         var maxConnections: Int?
 
