@@ -26,4 +26,5 @@ RUN apt-get update \
 COPY --from=build /msgc-realtime /usr/local/bin/msgc-realtime
 USER nobody
 EXPOSE 8080
-ENTRYPOINT ["msgc-realtime", "serve", "--snapshot", "/srv/realtime/production.json", "--host", "0.0.0.0", "--port", "8080"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["msgc-realtime", "serve", "--snapshot", "/srv/realtime/production.json", "--host", "0.0.0.0", "--port", "8080", "--shutdown-delay", "10s"]

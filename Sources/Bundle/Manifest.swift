@@ -473,8 +473,8 @@ public struct Manifest: Hashable, Sendable {
                 if let arms = item.member("realtime") {
                     for arm in try array(arms, section: "realtime") {
                         let message = try string("message", in: arm)
-                        guard let weightNode = arm.member("weight"), case .number(let text) = weightNode.value, let weight = Int(text), weight >= 1 else {
-                            throw fail(arm, "a realtime entry needs \"weight\", a whole number of at least 1")
+                        guard let weightNode = arm.member("weight"), case .number(let text) = weightNode.value, let weight = Int(text), (1...RealtimeChoice.maxWeight).contains(weight) else {
+                            throw fail(arm, "a realtime entry needs \"weight\", a whole number from 1 to \(RealtimeChoice.maxWeight)")
                         }
                         product.realtime.append((message, weight))
                     }

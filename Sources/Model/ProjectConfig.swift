@@ -92,6 +92,10 @@ public struct RealtimeChoice: Hashable, Sendable {
         case weighted
     }
 
+    /// The largest weight an entry may have, wherever a weight is read (msgc.yaml, a manifest,
+    /// a snapshot): a million entries at this weight still sum far inside 2^63.
+    public static let maxWeight = 1_000_000
+
     public struct Arm: Hashable, Sendable {
         /// A message key of the same product.
         public var message: Located<String>

@@ -13,7 +13,7 @@ public enum ConfigParser {
     /// The keys of a weighted `realtime:` entry.
     public static let realtimeArmKeys = ["message", "weight"]
     /// The largest weight a `realtime:` entry may have.
-    public static let maxRealtimeWeight = 1_000_000
+    public static let maxRealtimeWeight = RealtimeChoice.maxWeight
     /// The keys nothing can stand in for, in the order `msgc init` writes them.
     public static let requiredKeys = ["bundleId", "sourceLocale", "locales", "namespace", "products"]
 

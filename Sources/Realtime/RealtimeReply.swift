@@ -9,6 +9,18 @@ public struct RealtimeReply: Sendable {
         case refused(RealtimeRefusal)
     }
 
+    /// Why a verified request got no answer: the `reason` of its log line and of
+    /// `msgc_realtime_unanswered_total`.
+    public enum Unanswered: String, Sendable, CaseIterable {
+        /// The snapshot has no such product.
+        case unknownProduct = "unknown-product"
+        /// None of the product's locales answers the device's `userLocale`.
+        case noLocale = "no-locale"
+        /// The locale has messages, but none the choice can use (an offer without the key, a
+        /// switch without its product).
+        case nothingUsable = "nothing-usable"
+    }
+
     /// The status of a verified request with nothing to answer: 404 (no message for this
     /// product and locale). Apple takes only a 200 as an answer and shows its default otherwise.
     public static let unansweredStatus = 404
@@ -27,6 +39,8 @@ public struct RealtimeReply: Sendable {
     public var locale: String?
     public var messageKey: String?
     public var messageIdentifier: String?
+    /// Set when `outcome` is `unanswered`.
+    public var unansweredReason: Unanswered?
 
     public init(
         status: Int, body: [UInt8], outcome: Outcome, requestIdentifier: String? = nil, productId: String? = nil,

@@ -72,6 +72,12 @@ public struct RealtimeResponder: Sendable {
         return nil
     }
 
+    /// Whether some request could get an answer: a product has a locale with a message this
+    /// configuration can send (an offer needs the key).
+    public var answersSomething: Bool {
+        snapshot.answersSomething(excluding: configuration.offerSigner == nil ? [.promotionalOffer] : [])
+    }
+
     /// Thread-safe: verify the body, match, choose, sign, encode. Never throws, never waits on
     /// I/O (the one lock, around the chains kept, is held for a dictionary look-up).
     public func respond(to body: [UInt8], receivedAt: Date) -> RealtimeReply {
@@ -117,10 +123,17 @@ public struct RealtimeResponder: Sendable {
         var reply = RealtimeReply(
             status: RealtimeReply.unansweredStatus, body: [], outcome: .unanswered, requestIdentifier: request.requestIdentifier,
             productId: request.productId, userLocale: request.userLocale)
-        guard let (product, matcher) = products[request.productId], let matched = matcher.match(request.userLocale),
-            let locale = product.locale(matched)
-        else { return reply }
+        guard let (product, matcher) = products[request.productId] else {
+            reply.unansweredReason = .unknownProduct
+            return reply
+        }
+        guard let matched = matcher.match(request.userLocale), let locale = product.locale(matched) else {
+            reply.unansweredReason = .noLocale
+            return reply
+        }
         reply.locale = locale.locale
+        // Every return below without an answer is for want of a usable message.
+        reply.unansweredReason = .nothingUsable
         let excluded: Set<RealtimeSnapshot.Answer.Kind> = configuration.offerSigner == nil ? [.promotionalOffer] : []
         guard let chosen = AnswerChooser.choose(
                 for: product, in: locale, originalTransactionId: request.originalTransactionId, excluding: excluded)
@@ -140,6 +153,7 @@ public struct RealtimeResponder: Sendable {
             member = ["messageIdentifier": .string(chosen.identifier), "promotionalOfferSignatureV2": .string(signature)]
         }
         reply.status = 200
+        reply.unansweredReason = nil
         reply.body = JSONValue.object([chosen.kind.rawValue: member]).compactBytes
         reply.outcome = .answered(chosen.kind)
         reply.messageKey = chosen.key

@@ -215,7 +215,9 @@ private struct SnapshotDecoder {
             choice = mode
             for arm in try array("realtime", in: node) {
                 let weight = try integer("weight", in: arm)
-                guard weight >= 1 else { throw fail(arm, "\"weight\" must be at least 1") }
+                guard (1...RealtimeChoice.maxWeight).contains(weight) else {
+                    throw fail(arm, "\"weight\" \(weight) is out of range: give 1 to \(RealtimeChoice.maxWeight)")
+                }
                 arms.append(RealtimeSnapshot.Arm(message: try name("message", in: arm), weight: weight))
             }
         }

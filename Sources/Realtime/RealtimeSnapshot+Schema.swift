@@ -41,7 +41,7 @@ extension RealtimeSnapshot {
                 "choice": ["description": "How to pick among `realtime`: the first usable, or a split by weight stable per originalTransactionId. Absent: answer with the default.", "enum": ["first-usable", "weighted"]],
                 "realtime": [
                     "type": "array",
-                    "items": ["type": "object", "required": ["message", "weight"], "properties": ["message": name, "weight": ["type": "integer", "minimum": 1]], "additionalProperties": false],
+                    "items": ["type": "object", "required": ["message", "weight"], "properties": ["message": name, "weight": ["type": "integer", "minimum": 1, "maximum": .integer(RealtimeChoice.maxWeight)]], "additionalProperties": false],
                 ],
                 "locales": ["description": "The locales with something to answer with, sorted.", "type": "array", "items": locale],
                 "localeMatches": ["description": "Which locale answers each App Store Connect short code (docs/realtime.md, Locale matching).", "type": "object", "additionalProperties": name],

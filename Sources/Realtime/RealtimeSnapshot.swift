@@ -39,6 +39,13 @@ public struct RealtimeSnapshot: Hashable, Sendable {
     /// The product `id`, if the snapshot has it.
     public func product(_ id: String) -> Product? { products.first { $0.id == id } }
 
+    /// Whether any product has a locale with a message of a kind not `excluded` (offers, when
+    /// there is no key to sign them): a snapshot without one answers every request with
+    /// nothing, and a server does not swap it in.
+    public func answersSomething(excluding excluded: Set<Answer.Kind> = []) -> Bool {
+        products.contains { $0.locales.contains { $0.messages.contains { !excluded.contains($0.kind) } } }
+    }
+
     public struct Product: Hashable, Sendable {
         public var id: String
         /// Its subscription group, when msgc.yaml gives one.

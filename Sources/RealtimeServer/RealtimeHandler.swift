@@ -6,13 +6,14 @@ import Model
 import NIOCore
 import Realtime
 
-/// Answers one HTTP request: routes it, reads a realtime body, asks the served snapshot's
-/// responder, writes the reply, counts it and logs it.
+/// Answers one HTTP request: routes it, reads its body within the limits (every route), asks
+/// the served snapshot's responder, writes the reply, counts it and logs it.
 struct RealtimeHandler: Sendable {
     let realtimePath: String
     let reader: RequestBodyReader
     let slot: ResponderSlot
     let metrics: ServerMetrics
+    let draining: Draining
     let requestLog: @Sendable ([UInt8]) -> Void
 
     /// Thrown after a response that must end its connection is written: HummingbirdCore then
@@ -25,27 +26,52 @@ struct RealtimeHandler: Sendable {
         var line = RequestLogLine(
             time: Date(), method: request.method.rawValue, path: request.uri.path, status: 0, latencyMicroseconds: 0, outcome: "")
         switch route {
+        case .methodNotAllowed, .notFound:
+            // Answered at once without reading the body, and the connection closed: what is
+            // left of the body is never read.
+            line.status = route == .notFound ? 404 : 405
+            line.outcome = "rejected"
+            line.latencyMicroseconds = Self.nanoseconds(since: start) / 1000
+            requestLog(line.bytes)
+            var extra: HTTPFields = [:]
+            if case .methodNotAllowed(let allow) = route { extra[.allow] = allow }
+            try await Self.write(status: line.status, body: [], to: writer, closing: true, extra: extra)
+            throw CloseConnection()
+        case .realtime, .health, .live, .ready, .metrics:
+            break
+        }
+        // Every route reads its body whole within the cap and the deadline before answering, so
+        // a GET with a body that never ends holds its connection no longer than a POST's; a
+        // client that waits for `100 Continue` gets it once the body's declared size is known
+        // to fit.
+        if reader.waitsForContinue(request) {
+            try await writer.writeInformationalHead(HTTPResponse(status: .continue))
+        }
+        let body: [UInt8]
+        do {
+            body = try await reader.read(request)
+        } catch {
+            // Nothing of the body reached the responder; the connection is closed, since what
+            // is left of the body would have to be read before another request.
+            let elapsed = Self.nanoseconds(since: start)
+            if route == .realtime { metrics.record(error, nanoseconds: elapsed) } else { metrics.recordRefusedBody(error) }
+            line.status = error.status
+            line.outcome = "refused"
+            line.reason = error.rawValue
+            line.latencyMicroseconds = elapsed / 1000
+            requestLog(line.bytes)
+            try await Self.write(status: error.status, body: [], to: writer, closing: true)
+            throw CloseConnection()
+        }
+        // Once draining, every answer ends its connection, so a keep-alive client opens a new
+        // one (to another instance) for its next request.
+        let closing = draining.isDraining
+        switch route {
         case .realtime:
-            let body: [UInt8]
-            do {
-                body = try await reader.read(request)
-            } catch {
-                // Nothing of the body reached the responder; the connection is closed, since
-                // what is left of the body would have to be read before another request.
-                let elapsed = Self.nanoseconds(since: start)
-                metrics.record(error, nanoseconds: elapsed)
-                line.status = error.status
-                line.outcome = "refused"
-                line.reason = error.rawValue
-                line.latencyMicroseconds = elapsed / 1000
-                requestLog(line.bytes)
-                try await Self.write(status: error.status, body: [], to: writer, closing: true)
-                throw CloseConnection()
-            }
             let served = slot.served
             let reply = served.responder.respond(to: body, receivedAt: Date())
             let elapsed = Self.nanoseconds(since: start)
-            metrics.record(reply.outcome, nanoseconds: elapsed)
+            metrics.record(reply, nanoseconds: elapsed)
             line.status = reply.status
             line.latencyMicroseconds = elapsed / 1000
             line.generation = served.generation
@@ -53,7 +79,9 @@ struct RealtimeHandler: Sendable {
             case .answered(let kind):
                 line.outcome = "answered"
                 line.kind = kind.rawValue
-            case .unanswered: line.outcome = "unanswered"
+            case .unanswered:
+                line.outcome = "unanswered"
+                line.reason = reply.unansweredReason?.rawValue
             case .refused(let refusal):
                 line.outcome = "refused"
                 line.reason = refusal.rawValue
@@ -67,38 +95,36 @@ struct RealtimeHandler: Sendable {
             // Logged before the answer is sent, so that the log's order is the order in which
             // a client that waits for each answer sent its requests.
             requestLog(line.bytes)
-            try await Self.write(status: reply.status, body: reply.body, to: writer, closing: false)
+            try await Self.write(status: reply.status, body: reply.body, to: writer, closing: closing)
         case .health:
             let served = slot.served
             let snapshot = served.responder.snapshot
             let body = JSONValue.object([
-                "status": .string("serving"),
+                "status": .string(closing ? "draining" : "serving"),
                 "generation": .integer(served.generation),
                 "snapshot": .string(served.fileDigest),
                 "bundleId": .string(snapshot.bundleId),
                 "environment": .string(snapshot.environment.rawValue),
                 "bundleDigest": .string(snapshot.bundleDigest),
+                "release": snapshot.release.map { .string($0) } ?? .null,
             ]).canonicalBytes
-            try await Self.write(status: 200, body: body, to: writer, closing: false)
+            try await Self.write(status: 200, body: body, to: writer, closing: closing)
+        case .live:
+            try await Self.write(status: 200, body: JSONValue.object(["status": .string("alive")]).canonicalBytes, to: writer, closing: closing)
+        case .ready:
+            let served = slot.served
+            let (status, word): (Int, String) =
+                closing ? (503, "draining") : served.responder.answersSomething ? (200, "ready") : (503, "answers-nothing")
+            let body = JSONValue.object(["status": .string(word), "generation": .integer(served.generation)]).canonicalBytes
+            try await Self.write(status: status, body: body, to: writer, closing: closing)
         case .metrics:
             try await Self.write(
-                status: 200, body: metrics.exposition(), to: writer, closing: false,
+                status: 200, body: metrics.exposition(), to: writer, closing: closing,
                 contentType: "text/plain; version=0.0.4; charset=utf-8")
-        case .methodNotAllowed(let allow):
-            line.status = 405
-            line.outcome = "rejected"
-            line.latencyMicroseconds = Self.nanoseconds(since: start) / 1000
-            requestLog(line.bytes)
-            try await Self.write(status: 405, body: [], to: writer, closing: true, extra: [.allow: allow])
-            throw CloseConnection()
-        case .notFound:
-            line.status = 404
-            line.outcome = "rejected"
-            line.latencyMicroseconds = Self.nanoseconds(since: start) / 1000
-            requestLog(line.bytes)
-            try await Self.write(status: 404, body: [], to: writer, closing: true)
-            throw CloseConnection()
+        case .methodNotAllowed, .notFound:
+            preconditionFailure("answered above")
         }
+        if closing { throw CloseConnection() }
     }
 
     static func write(

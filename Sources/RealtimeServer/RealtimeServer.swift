@@ -34,6 +34,15 @@ public struct RealtimeServer: Sendable {
         /// How long a connection may sit without a complete request head (a keep-alive
         /// connection between requests, or a client trickling its headers) before it is closed.
         public var idleTimeout: Duration = .seconds(15)
+        /// After SIGTERM or SIGINT, how long the server keeps serving with `/readyz` at 503
+        /// (and every answer closing its connection) before it stops taking connections: the
+        /// time a load balancer takes to stop sending it requests.
+        public var shutdownDelay: Duration = .zero
+        /// The most connections held open at once; nil: the descriptor limit less headroom
+        /// (`ConnectionCap`). Never more than that.
+        public var maxConnections: Int?
+        /// msgc's version, for `msgc_build_info`.
+        public var version: String = "unknown"
         /// How often the snapshot file is looked at for a new version.
         public var pollInterval: Duration = .milliseconds(250)
         /// A certificate chain and its key, both PEM, to serve HTTPS directly; nil: plain HTTP
@@ -63,8 +72,12 @@ public struct RealtimeServer: Sendable {
     let snapshotPath: String
     let responderConfiguration: RealtimeResponder.Configuration
     let slot: ResponderSlot
-    let metrics = ServerMetrics()
+    let metrics: ServerMetrics
+    let draining = Draining()
     let output: Output
+
+    /// The paths the server answers itself, which the realtime path cannot be.
+    public static let reservedPaths = Route.reservedPaths
 
     /// A server for the snapshot `initial`, loaded from `snapshotPath` (which it watches).
     public init(
@@ -76,6 +89,8 @@ public struct RealtimeServer: Sendable {
         self.responderConfiguration = responderConfiguration
         self.slot = ResponderSlot(initial)
         self.output = output
+        metrics = ServerMetrics(version: configuration.version)
+        metrics.serve(initial.responder.snapshot)
     }
 
     /// Listens, calls `onListening` with the bound address (`http://127.0.0.1:8080`), and
@@ -89,8 +104,19 @@ public struct RealtimeServer: Sendable {
         logger.logLevel = .error
         let reader = RequestBodyReader(maxByteCount: configuration.maxBodyByteCount, deadline: configuration.bodyDeadline)
         let handler = RealtimeHandler(
-            realtimePath: configuration.realtimePath, reader: reader, slot: slot, metrics: metrics, requestLog: output.requestLog)
-        var builder = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .nanoseconds(Self.nanoseconds(configuration.idleTimeout))))
+            realtimePath: configuration.realtimePath, reader: reader, slot: slot, metrics: metrics, draining: draining,
+            requestLog: output.requestLog)
+        // Apple's request heads are a few hundred bytes; a proxy adds a few headers. The
+        // decoder's own limits (80 KB) would let each connection hold far more.
+        var builder = HTTPServerBuilder.http1(configuration: .init(
+            idleTimeout: .nanoseconds(Self.nanoseconds(configuration.idleTimeout)),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 16 << 10, maxHeaderFieldCount: 100)))
+        // The event loops open their descriptors when first used: counted in the cap's base.
+        let eventLoops = MultiThreadedEventLoopGroup.singleton
+        _ = eventLoops.next()
+        let (descriptorCap, descriptorLimit) = ConnectionCap.fromDescriptorLimit()
+        let connectionCap = min(configuration.maxConnections ?? descriptorCap, descriptorCap)
+        let notice = output.notice
         let scheme: String
         if let tls = configuration.tls {
             builder = try tls.wrap(builder)
@@ -100,21 +126,26 @@ public struct RealtimeServer: Sendable {
         }
         let host = configuration.host
         let server = try builder.buildServer(
-            configuration: ServerConfiguration(address: .hostname(host, port: configuration.port), backlog: 1024),
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger,
+            configuration: ServerConfiguration(
+                address: .hostname(host, port: configuration.port), backlog: 1024,
+                availableConnectionsDelegate: ConnectionCap(maximum: connectionCap, notice: output.notice)),
+            eventLoopGroup: eventLoops, logger: logger,
             responder: { request, writer, _ in try await handler.handle(request, writer: writer) },
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
                 onListening("\(scheme)://\(shown):\(port)")
+                notice("holds at most \(connectionCap) connections at once (descriptor limit \(descriptorLimit))")
             })
         let reloader = SnapshotReloader(
             path: snapshotPath, configuration: responderConfiguration, slot: slot, metrics: metrics, hangups: hangups,
             pollInterval: configuration.pollInterval, notice: output.notice)
-        // Shut down in reverse order: the server stops taking requests and answers those in
-        // flight first, then the reloader stops.
+        // Shut down in reverse order: the delay first (draining, still serving), then the
+        // server stops taking connections and answers the requests in flight, then the
+        // reloader stops.
+        let delay = ShutdownDelay(draining: draining, delay: configuration.shutdownDelay, notice: output.notice)
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: reloader), .init(service: server)],
+            services: [.init(service: reloader), .init(service: server), .init(service: delay)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -2,7 +2,7 @@ import HTTPTypes
 import HummingbirdCore
 import NIOCore
 
-/// Reads a realtime request's body whole, within a byte cap and a deadline.
+/// Reads a request's body whole (any route's), within a byte cap and a deadline.
 ///
 /// A `Content-Length` above the cap is refused before a byte is read. Otherwise the body is
 /// read while a timer runs beside it; whichever ends first wins, and the other is cancelled.
@@ -12,10 +12,22 @@ struct RequestBodyReader: Sendable {
     var maxByteCount: Int
     var deadline: Duration
 
+    /// Whether the client sent `Expect: 100-continue` and waits for `100 Continue` before
+    /// sending a body the cap allows (curl does for bodies over 1 KB). A body declared too
+    /// large gets no `100 Continue`: `read` refuses it at once.
+    func waitsForContinue(_ request: Request) -> Bool {
+        guard let expect = request.headers[.expect], expect.lowercased() == "100-continue" else { return false }
+        return !declaresTooMuch(request)
+    }
+
+    func declaresTooMuch(_ request: Request) -> Bool {
+        guard let declared = request.headers[.contentLength] else { return false }
+        // A length too long to be a number is too large too.
+        return Int(declared).map { $0 > maxByteCount } ?? (declared.utf8.count > 18)
+    }
+
     func read(_ request: Request) async throws(BodyRefusal) -> [UInt8] {
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxByteCount {
-            throw .tooLarge
-        }
+        if declaresTooMuch(request) { throw .tooLarge }
         let body = request.body
         let limit = maxByteCount
         let deadline = deadline

@@ -5,8 +5,12 @@ import HTTPTypes
 enum Route: Equatable, Sendable {
     /// `POST` on the realtime path: Apple's request.
     case realtime
-    /// `GET /healthz`.
+    /// `GET /healthz`: which snapshot is served.
     case health
+    /// `GET /livez`: the process answers.
+    case live
+    /// `GET /readyz`: it has a snapshot that answers something and is not draining.
+    case ready
     /// `GET /metrics`.
     case metrics
     /// A known path with another method (405, with `Allow`).
@@ -15,12 +19,18 @@ enum Route: Equatable, Sendable {
     case notFound
 
     static let healthPath = "/healthz"
+    static let livePath = "/livez"
+    static let readyPath = "/readyz"
     static let metricsPath = "/metrics"
+    /// The server's own paths, which the realtime path cannot be.
+    static let reservedPaths = [healthPath, livePath, readyPath, metricsPath]
 
     init(method: HTTPRequest.Method, path: String, realtimePath: String) {
         switch path {
         case realtimePath: self = method == .post ? .realtime : .methodNotAllowed(allow: "POST")
         case Self.healthPath: self = method == .get ? .health : .methodNotAllowed(allow: "GET")
+        case Self.livePath: self = method == .get ? .live : .methodNotAllowed(allow: "GET")
+        case Self.readyPath: self = method == .get ? .ready : .methodNotAllowed(allow: "GET")
         case Self.metricsPath: self = method == .get ? .metrics : .methodNotAllowed(allow: "GET")
         default: self = .notFound
         }

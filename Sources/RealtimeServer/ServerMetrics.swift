@@ -2,28 +2,40 @@ import CoreMetrics
 import Metrics
 import Prometheus
 import Realtime
+import Synchronization
 
 /// What `GET /metrics` says, in Prometheus' text format.
 ///
 /// The metrics are swift-metrics types made by a factory of their own (never the process-wide
 /// `MetricsSystem`), over a Prometheus registry this server alone writes to, so a team that
 /// mounts the server in a process with its own metrics backend keeps both apart. Every label
-/// value is made at start, so a series reads 0 before its first event instead of missing.
+/// value is made at start (or, for a snapshot's products and messages, when the snapshot is
+/// swapped in), so a series reads 0 before its first event instead of missing.
 final class ServerMetrics: Sendable {
     /// The registry /metrics renders.
     let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
     private let answers: [RealtimeSnapshot.Answer.Kind: CoreMetrics.Counter]
-    private let unanswered: CoreMetrics.Counter
+    private let unanswered: [RealtimeReply.Unanswered: CoreMetrics.Counter]
     private let refusals: [String: CoreMetrics.Counter]
     private let latency: CoreMetrics.Timer
     private let reloadsApplied: CoreMetrics.Counter
     private let reloadsRejected: CoreMetrics.Counter
     private let generation: CoreMetrics.Gauge
+    /// Answers per product and message key, one series for each of the served snapshot's
+    /// messages: bounded by the snapshot, and replaced with it.
+    private let messageAnswers = Mutex<[MessageSeries: CoreMetrics.Counter]>([:])
+
+    struct MessageSeries: Hashable {
+        var product: String
+        var message: String
+    }
 
     /// Refusals the HTTP layer makes before a body reaches the responder.
     static let transportRefusals = [BodyRefusal.tooLarge.rawValue, BodyRefusal.tooSlow.rawValue]
 
-    init() {
+    /// `version`: msgc's, the value of `msgc_build_info{version}`.
+    init(version: String) {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         // Apple allows 700 ms; the buckets resolve the few milliseconds an answer takes.
@@ -32,10 +44,13 @@ final class ServerMetrics: Sendable {
             .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(700),
         ]
         self.registry = registry
+        self.factory = factory
         answers = Dictionary(uniqueKeysWithValues: RealtimeSnapshot.Answer.Kind.allCases.map {
             ($0, CoreMetrics.Counter(label: "msgc_realtime_answers_total", dimensions: [("kind", $0.rawValue)], factory: factory))
         })
-        unanswered = CoreMetrics.Counter(label: "msgc_realtime_unanswered_total", dimensions: [], factory: factory)
+        unanswered = Dictionary(uniqueKeysWithValues: RealtimeReply.Unanswered.allCases.map {
+            ($0, CoreMetrics.Counter(label: "msgc_realtime_unanswered_total", dimensions: [("reason", $0.rawValue)], factory: factory))
+        })
         // The responder's reasons and the HTTP layer's share one label; a reason both name
         // (a body too large) is one series.
         let reasons = Set(RealtimeRefusal.allCases.map(\.rawValue) + Self.transportRefusals).sorted()
@@ -47,23 +62,58 @@ final class ServerMetrics: Sendable {
         reloadsRejected = CoreMetrics.Counter(label: "msgc_realtime_reloads_total", dimensions: [("result", "rejected")], factory: factory)
         generation = CoreMetrics.Gauge(label: "msgc_realtime_snapshot_generation", dimensions: [], factory: factory)
         generation.record(1)
+        CoreMetrics.Gauge(label: "msgc_build_info", dimensions: [("version", version)], factory: factory).record(1)
+    }
+
+    /// Makes the per-message series of `snapshot` (and drops those of the one it replaces
+    /// that it no longer has).
+    func serve(_ snapshot: RealtimeSnapshot) {
+        var wanted = Set<MessageSeries>()
+        for product in snapshot.products {
+            for locale in product.locales {
+                for message in locale.messages { wanted.insert(MessageSeries(product: product.id, message: message.key)) }
+            }
+        }
+        let factory = factory
+        messageAnswers.withLock { series in
+            for (key, counter) in series where !wanted.contains(key) {
+                counter.destroy()
+                series[key] = nil
+            }
+            for key in wanted where series[key] == nil {
+                series[key] = CoreMetrics.Counter(
+                    label: "msgc_realtime_message_answers_total", dimensions: [("product", key.product), ("message", key.message)],
+                    factory: factory)
+            }
+        }
     }
 
     /// One realtime request answered (or not) by the responder, and how long it took from its
     /// head to the reply, in nanoseconds.
-    func record(_ outcome: RealtimeReply.Outcome, nanoseconds: Int64) {
-        switch outcome {
-        case .answered(let kind): answers[kind]?.increment()
-        case .unanswered: unanswered.increment()
+    func record(_ reply: RealtimeReply, nanoseconds: Int64) {
+        switch reply.outcome {
+        case .answered(let kind):
+            answers[kind]?.increment()
+            if let product = reply.productId, let message = reply.messageKey {
+                let counter = messageAnswers.withLock { $0[MessageSeries(product: product, message: message)] }
+                counter?.increment()
+            }
+        case .unanswered: unanswered[reply.unansweredReason ?? .nothingUsable]?.increment()
         case .refused(let refusal): refusals[refusal.rawValue]?.increment()
         }
         latency.recordNanoseconds(nanoseconds)
     }
 
-    /// A body the HTTP layer refused.
+    /// A realtime body the HTTP layer refused.
     func record(_ refusal: BodyRefusal, nanoseconds: Int64) {
         refusals[refusal.rawValue]?.increment()
         latency.recordNanoseconds(nanoseconds)
+    }
+
+    /// A body on another route (`/healthz`, `/metrics`…) refused: counted with the realtime
+    /// refusals of the same reason, without a latency (it was not Apple's request).
+    func recordRefusedBody(_ refusal: BodyRefusal) {
+        refusals[refusal.rawValue]?.increment()
     }
 
     func recordReload(appliedGeneration: Int?) {

@@ -1,3 +1,4 @@
+import Dispatch
 import Realtime
 import ServiceLifecycle
 import Synchronization
@@ -11,8 +12,14 @@ import UnixSignals
 /// its watch set again each time; a `stat` is cheap at this pace. A changed signature is read
 /// only once it has stayed the same for a whole interval, so a file being rewritten in place is
 /// not read half-written. The new file is decoded and checked whole (`ServedSnapshot.load`)
-/// before the swap; a file that fails keeps the snapshot served now, says why once, and is
-/// tried again when it changes (or on the next SIGHUP). Reloads never overlap.
+/// before the swap; a file that fails, or that answers nothing (no product has a locale with a
+/// message this server can send), keeps the snapshot served now, says why once, and is tried
+/// again when it changes (or on the next SIGHUP).
+///
+/// Reloads run one at a time on a serial queue of their own, never on Swift's cooperative
+/// threads and under no lock a request takes: reading and checking a large snapshot takes as
+/// long as it takes, and the requests meanwhile are answered from the snapshot served, which
+/// is swapped only once the next one is whole (`ResponderSlot`).
 final class SnapshotReloader: Service {
     let path: String
     let configuration: RealtimeResponder.Configuration
@@ -22,8 +29,9 @@ final class SnapshotReloader: Service {
     let pollInterval: Duration
     let notice: @Sendable (String) -> Void
     /// The signature of the last file that failed, so that it is not read (and reported) again
-    /// until it changes; held while a reload runs, so reloads never overlap.
+    /// until it changes. Written only on `queue`.
     private let rejected = Mutex<FileSignature?>(nil)
+    private let queue = DispatchQueue(label: "msgc.realtime.reload", qos: .utility)
 
     init(
         path: String, configuration: RealtimeResponder.Configuration, slot: ResponderSlot, metrics: ServerMetrics,
@@ -41,7 +49,7 @@ final class SnapshotReloader: Service {
     func run() async throws {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await _ in self.hangups { self.reload(trigger: "SIGHUP") }
+                for await _ in self.hangups { await self.reload(trigger: "SIGHUP") }
             }
             group.addTask { await self.watch() }
             group.addTask { try? await gracefulShutdown() }
@@ -62,7 +70,7 @@ final class SnapshotReloader: Service {
                 continue
             }
             if now == seen {
-                reload(trigger: "file changed")
+                await reload(trigger: "file changed")
                 seen = nil
             } else {
                 seen = now
@@ -70,26 +78,49 @@ final class SnapshotReloader: Service {
         }
     }
 
-    /// Reads the file and swaps it in, or keeps the one served now and says why.
-    func reload(trigger: String) {
-        rejected.withLock { rejected in
-            let current = slot.served
-            // Taken before the read, as `ServedSnapshot.read` takes its own: a file that changes
-            // while it is read (and fails half-written) is then seen as changed and read again,
-            // rather than its finished version being marked rejected unread.
-            let before = FileSignature.of(path)
-            do {
-                let next = try ServedSnapshot.load(
-                    path: path, configuration: configuration, generation: current.generation + 1, replacing: current)
-                slot.swap(next)
-                rejected = nil
-                metrics.recordReload(appliedGeneration: next.generation)
-                notice("reloaded the snapshot (\(trigger)): generation \(next.generation), \(next.fileDigest)")
-            } catch {
-                rejected = before
-                metrics.recordReload(appliedGeneration: nil)
-                notice("kept generation \(current.generation) (\(current.fileDigest)); the new snapshot cannot be served (\(trigger)): \(error)")
+    /// Reads the file and swaps it in, or keeps the one served now and says why; on the
+    /// reload queue, the caller suspended (not blocked) until it is done, or until it is
+    /// cancelled (the server stopping does not wait for a reload to finish reading).
+    func reload(trigger: String) async {
+        let waiter = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let resume: @Sendable () -> Void = { waiter.withLock { $0.take() }?.resume() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                waiter.withLock { $0 = done }
+                if Task.isCancelled { resume() }
+                queue.async {
+                    self.reloadNow(trigger: trigger)
+                    resume()
+                }
             }
+        } onCancel: {
+            resume()
+        }
+    }
+
+    private func reloadNow(trigger: String) {
+        let current = slot.served
+        // A change seen while a reload (a SIGHUP's) was reading that same file: done already.
+        if trigger == "file changed", let now = FileSignature.of(path), now == current.signature { return }
+        // Taken before the read, as `ServedSnapshot.read` takes its own: a file that changes
+        // while it is read (and fails half-written) is then seen as changed and read again,
+        // rather than its finished version being marked rejected unread.
+        let before = FileSignature.of(path)
+        do {
+            let next = try ServedSnapshot.load(
+                path: path, configuration: configuration, generation: current.generation + 1, replacing: current)
+            guard next.responder.answersSomething else {
+                throw ServedSnapshot.Failure(description: "snapshot '\(path)' answers nothing: no product has a locale with a message this server can send")
+            }
+            metrics.serve(next.responder.snapshot)
+            slot.swap(next)
+            rejected.withLock { $0 = nil }
+            metrics.recordReload(appliedGeneration: next.generation)
+            notice("reloaded the snapshot (\(trigger)): generation \(next.generation), \(next.fileDigest)")
+        } catch {
+            rejected.withLock { $0 = before }
+            metrics.recordReload(appliedGeneration: nil)
+            notice("kept generation \(current.generation) (\(current.fileDigest)); the new snapshot cannot be served (\(trigger)): \(error)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Apply
 import ArgumentParser
 import CommandLineSupport
 import Dispatch
@@ -16,13 +17,18 @@ extension MsgcRealtime {
                 root, or to --root-certificate; the app's Apple ID, the snapshot's environment, a \
                 recent signedDate), and answers with the message the snapshot gives for the product \
                 and the device's locale (an offer with a signature made by the In-App Purchase key). GET /healthz \
-                says which snapshot is served; GET /metrics gives Prometheus metrics. One JSON line \
-                per request goes to standard output; standard error says where it listens.
+                says which snapshot (and release) is served; GET /livez answers while the process runs; \
+                GET /readyz answers 200 while the snapshot answers something and the server is not \
+                draining, 503 otherwise; GET /metrics gives Prometheus metrics. One JSON line per request \
+                goes to standard output (a request without an answer says why); standard error says \
+                where it listens.
 
                 The snapshot is swapped whole on SIGHUP and when its file changes (write the new \
-                one beside it and rename it over); a file that cannot be served keeps the one \
-                served. SIGTERM or SIGINT stops taking requests, answers those in flight and ends \
-                with 0 (docs/realtime.md, "Serving").
+                one beside it and rename it over); a file that cannot be served, or that answers \
+                nothing, keeps the one served. SIGTERM or SIGINT turns /readyz to 503 and closes \
+                every connection after its answer; after --shutdown-delay the server stops taking \
+                connections, answers those in flight and ends with 0. Connections are capped below \
+                the descriptor limit (docs/realtime.md, "Serving").
 
                 Exit status: 0 stopped by SIGTERM or SIGINT; 2 a snapshot, key or option that \
                 cannot be used, or an address it cannot listen on.
@@ -45,6 +51,16 @@ extension MsgcRealtime {
             valueName: "seconds"))
         var idleTimeout = 15
 
+        @Option(name: .long, help: ArgumentHelp(
+            "After SIGTERM or SIGINT, how long to keep serving with /readyz at 503 before closing: longer than the load balancer takes to see it (10s, 1m; default 0).",
+            valueName: "duration"))
+        var shutdownDelay: String?
+
+        @Option(name: .long, help: ArgumentHelp(
+            "The most connections open at once (default and ceiling: the descriptor limit less what is open at start and an eighth); more wait in the listen backlog.",
+            valueName: "count"))
+        var maxConnections: Int?
+
         @Option(name: .long, help: ArgumentHelp("The app's Apple ID, which every request must name (needed for a production snapshot).", valueName: "id"))
         var appAppleId: Int64?
 
@@ -65,7 +81,7 @@ extension MsgcRealtime {
             guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"), path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
                 throw ValidationError("--path '\(path)' is not a URL path: it starts with / and has no spaces, query or fragment")
             }
-            guard path != "/healthz" && path != "/metrics" else {
+            guard !RealtimeServer.reservedPaths.contains(path) else {
                 throw ValidationError("--path '\(path)' is the server's own; choose another")
             }
             if (tlsCertificate == nil) != (tlsKey == nil) {
@@ -73,6 +89,14 @@ extension MsgcRealtime {
             }
             guard (1...3600).contains(idleTimeout) else {
                 throw ValidationError("--idle-timeout \(idleTimeout) is out of range: give 1 to 3600 seconds")
+            }
+            if let shutdownDelay {
+                guard let seconds = Pace.duration(shutdownDelay), seconds <= 600 else {
+                    throw ValidationError("--shutdown-delay '\(shutdownDelay)' is not a duration from 0 to 10m: write 15s, 1m or a number of seconds")
+                }
+            }
+            if let maxConnections, maxConnections < 1 {
+                throw ValidationError("--max-connections \(maxConnections) is out of range: give at least 1")
             }
             if let appAppleId, appAppleId <= 0 { throw ValidationError("--app-apple-id \(appAppleId) is not an Apple ID") }
         }
@@ -113,6 +137,9 @@ extension MsgcRealtime {
             var configuration = RealtimeServer.Configuration(host: host, port: port)
             configuration.realtimePath = path
             configuration.idleTimeout = .seconds(idleTimeout)
+            configuration.shutdownDelay = .milliseconds(Int64(((shutdownDelay.flatMap(Pace.duration) ?? 0) * 1000).rounded()))
+            configuration.maxConnections = maxConnections
+            configuration.version = Msgc.version
             if let tlsCertificate, let tlsKey {
                 do {
                     configuration.tls = try TLSFiles(certificateChainPath: tlsCertificate, privateKeyPath: tlsKey)

@@ -46,6 +46,28 @@ import Testing
         }
     }
 
+    /// A weight is bounded where a manifest is read, as in msgc.yaml: the largest reads, one
+    /// past it (or Int64's largest, which would overflow a sum) is refused with the range.
+    @Test func weightsAreBoundedWhereRead() throws {
+        var manifest = try Self.manifest()
+        var products = try #require(manifest.products)
+        let keys = manifest.operations.compactMap { $0.product == products[0].id ? $0.key : nil }
+        products[0].choice = .weighted
+        products[0].realtime = [(message: keys.first ?? "a", weight: RealtimeChoice.maxWeight), (message: keys.last ?? "b", weight: 1)]
+        manifest.products = products
+        let decoded = try Manifest.decode(manifest.json.canonicalBytes, path: "manifest.json")
+        #expect(decoded.products?[0].realtime.map(\.weight) == [RealtimeChoice.maxWeight, 1])
+        for weight in [RealtimeChoice.maxWeight + 1, Int.max] {
+            products[0].realtime[0].weight = weight
+            manifest.products = products
+            #expect {
+                try Manifest.decode(manifest.json.canonicalBytes, path: "manifest.json")
+            } throws: { error in
+                "\(error)".contains("a whole number from 1 to 1000000")
+            }
+        }
+    }
+
     /// Edits a hand could make, each refused at its line with what msgc expected.
     @Test func refusesEntriesThatWouldSendAnotherRequest() throws {
         let text = String(decoding: try Self.manifest().json.canonicalBytes, as: UTF8.self)

@@ -74,7 +74,10 @@ struct RealtimeResponderTests {
             #expect(reply.locale == locale, "\(name)")
             if outcome == .unanswered {
                 #expect(reply.status == RealtimeReply.unansweredStatus && reply.body.isEmpty, "\(name)")
+                let reason: RealtimeReply.Unanswered = name == "unknown-product" ? .unknownProduct : .noLocale
+                #expect(reply.unansweredReason == reason, "\(name)")
             } else {
+                #expect(reply.unansweredReason == nil, "\(name)")
                 #expect(reply.status == 200 && reply.messageKey != nil && reply.messageIdentifier != nil, "\(name)")
             }
         }
@@ -174,6 +177,51 @@ struct RealtimeResponderTests {
         #expect(english.outcome == .answered(.alternateProduct) && english.messageKey == "go-monthly")
         let japanese = responder.respond(to: try fixtures.body("com.example.parla.plus.yearly--ja-JP"), receivedAt: RealtimeFixtures.now)
         #expect(japanese.outcome == .unanswered && japanese.locale == "ja" && japanese.status == 404)
+        #expect(japanese.unansweredReason == .nothingUsable)
+        // What is left to answer with: the Japanese offer alone no longer counts.
+        #expect(responder.answersSomething)
+        #expect(try fixtures.responder().answersSomething)
+    }
+
+    /// A snapshot answers something when some product has a locale with a message this
+    /// configuration can send: offers count only with the key.
+    @Test func answersSomethingCountsOnlyWhatCanBeSent() throws {
+        let fixtures = try RealtimeFixtures(apple: false)
+        var onlyOffers = RealtimeFixtures.snapshot()
+        for index in onlyOffers.products.indices { onlyOffers.products[index].locales.removeAll { $0.locale != "ja" } }
+        #expect(try fixtures.responder(snapshot: onlyOffers).answersSomething)
+        #expect(try !fixtures.responder(signer: false, snapshot: onlyOffers).answersSomething)
+        var empty = RealtimeFixtures.snapshot()
+        for index in empty.products.indices { empty.products[index].locales = [] }
+        #expect(try !fixtures.responder(snapshot: empty).answersSomething)
+        empty.products = []
+        #expect(try !fixtures.responder(snapshot: empty).answersSomething)
+    }
+
+    /// A weight is bounded where a snapshot is read: weights that would sum past 2^64 (and
+    /// crash a chooser's arithmetic) are refused with the range, the largest allowed reads.
+    @Test func snapshotWeightsAreBoundedWhereRead() throws {
+        var snapshot = RealtimeFixtures.snapshot()
+        // The generator's defaults need not be text; the reader insists, and weights are read first.
+        for product in snapshot.products.indices {
+            for locale in snapshot.products[product].locales.indices { snapshot.products[product].locales[locale].defaultKey = nil }
+        }
+        let index = try #require(snapshot.products.firstIndex { $0.locales.contains { $0.messages.count >= 2 } })
+        let keys = try #require(snapshot.products[index].locales.first { $0.messages.count >= 2 }).messages.map(\.key)
+        snapshot.products[index].choice = .weighted
+        snapshot.products[index].realtime = [
+            RealtimeSnapshot.Arm(message: keys[0], weight: RealtimeChoice.maxWeight), RealtimeSnapshot.Arm(message: keys[1], weight: 1),
+        ]
+        let decoded = try RealtimeSnapshot.decode(snapshot.json.canonicalBytes, path: "snapshot.json")
+        #expect(decoded.products[index].realtime.map(\.weight) == [RealtimeChoice.maxWeight, 1])
+        for weight in [RealtimeChoice.maxWeight + 1, Int.max, 0] {
+            snapshot.products[index].realtime[0].weight = weight
+            #expect {
+                try RealtimeSnapshot.decode(snapshot.json.canonicalBytes, path: "snapshot.json")
+            } throws: { error in
+                "\(error)".contains("\"weight\" \(weight) is out of range: give 1 to 1000000")
+            }
+        }
     }
 
     /// signedDate's age is judged against the time the request arrived; the certificates'

@@ -14,10 +14,19 @@ final class ServeProcess: Sendable {
     /// Starts the server with `arguments` after `msgc realtime serve` (or with `direct`, after
     /// `msgc-realtime serve`, the server's own executable), and waits (up to 60 s) for it to say
     /// where it listens. Throws with what it said if it ends or says nothing instead.
-    init(_ arguments: [String], folder: URL, environment: [String: String] = [:], direct: Bool = false) throws {
+    /// `descriptorLimit`: the soft and hard limit on open files it runs under (the shell's
+    /// `ulimit -n`, then `exec`, so the process is the server itself).
+    init(_ arguments: [String], folder: URL, environment: [String: String] = [:], direct: Bool = false, descriptorLimit: Int? = nil) throws {
         let process = Process()
-        process.executableURL = direct ? MsgcRunner.serverExecutable : MsgcRunner.executable
-        process.arguments = (direct ? ["serve"] : ["realtime", "serve"]) + ["--port", "0"] + arguments
+        let executable = direct ? MsgcRunner.serverExecutable : MsgcRunner.executable
+        let serve = (direct ? ["serve"] : ["realtime", "serve"]) + ["--port", "0"] + arguments
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", executable.path] + serve
+        } else {
+            process.executableURL = executable
+            process.arguments = serve
+        }
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env
