@@ -6,7 +6,7 @@ internal import Yams
 public enum MessageSourceParser {
     public static let fileKeys = ["messages"]
     public static let messageKeys = [
-        "key", "product", "type", "default", "header", "body", "headerPosition", "image", "bullets", "note", "switchTo", "offer",
+        "key", "product", "type", "default", "header", "body", "headerPosition", "image", "bullets", "note", "switchTo", "billingPlanType", "offer",
     ]
     public static let imageKeys = ["file", "alt"]
     public static let bulletKeys = ["text", "image", "alt"]
@@ -78,6 +78,7 @@ public enum MessageSourceParser {
         let headerPosition = reader.choice("headerPosition", as: HeaderPosition.self)
         let note = reader.string("note")
         let switchTo = reader.string("switchTo")
+        let billingPlanType = reader.choice("billingPlanType", as: BillingPlanType.self)
         let offer = reader.string("offer")
         if let offer, !isOfferIdentifier(offer.value) {
             reader.report(ParserDiagnostics.invalidOfferId.diagnose(
@@ -135,7 +136,7 @@ public enum MessageSourceParser {
         return Message(
             key: key, product: product, type: type, isDefault: isDefault, header: header, body: body,
             headerPosition: headerPosition, image: image, bullets: bullets, bulletsLocation: bulletList?.location,
-            note: note, switchTo: switchTo, offer: offer, location: reader.location)
+            note: note, switchTo: switchTo, billingPlanType: billingPlanType, offer: offer, location: reader.location)
     }
 
     /// Whether `text` can be a promotional offer's identifier: one to 255 ASCII letters, digits,
