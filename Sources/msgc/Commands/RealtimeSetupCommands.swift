@@ -204,7 +204,7 @@ extension Msgc.RealtimeCommand {
                     let pending = answer.numPending.map { ": \($0) requests pending" } ?? ""
                     try? Output.error("test \(id) is still running\(pending)")
                 }
-            } catch {
+            } catch let error as RealtimeSetup.Failure {
                 throw Refusal(error.status, error.description)
             }
             switch options.format {
