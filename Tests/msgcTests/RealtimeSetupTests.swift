@@ -193,27 +193,33 @@ struct RealtimeSetupTests {
         #expect(try Self.run(["realtime", "url", "set", url, "--environment", "sandbox"], standIn).status == 0)
 
         let run = try Self.run(["realtime", "perftest", "--environment", "sandbox", "--original-transaction-id", "2000000123456789"], standIn)
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let id = try #require(run.stderr.firstMatch(of: /performance test ([0-9a-f-]{36});/)?.1, "\(run.stderr)")
         #expect(run.stderr.contains("--request-id \(id)"))
-        #expect(run.stdout.hasPrefix("performance test \(id): PASS\ntarget: \(url)\n"), "\(run.stdout)")
+        // The load set holds requests the example's snapshot has no answer for (its 404): Apple
+        // counts those as failures, and the verdict and the exit status follow Apple's result.
+        let passed = run.stdout.hasPrefix("performance test \(id): PASS\n")
+        #expect(passed || run.stdout.hasPrefix("performance test \(id): FAIL\n"), "\(run.stdout)")
+        #expect(run.status == (passed ? 0 : 1), "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("target: \(url)\n"), "\(run.stdout)")
         #expect(run.stdout.contains("configuration: maxConcurrentRequests 4, totalRequests 24,"), "\(run.stdout)")
-        #expect(run.stdout.contains("success rate: 100 %"), "\(run.stdout)")
-        #expect(run.stdout.contains("failures: none"), "\(run.stdout)")
+        #expect(run.stdout.contains(/success rate: \d+ %/), "\(run.stdout)")
         #expect(run.stdout.contains(/response times: average \d+ ms, p50 \d+ ms, p90 \d+ ms, p95 \d+ ms, p99 \d+ ms/), "\(run.stdout)")
 
-        // The server answered each of the burst's signed requests.
+        // The server saw each of the burst's 24 signed requests, and verified every one.
         #expect(server.stop() == 0)
-        let answered = try server.logLines().filter { $0["outcome"] as? String != "refused" }
-        #expect(answered.count == 24, "\(answered.count) answered")
+        let lines = try server.logLines()
+        #expect(lines.count == 24, "\(lines.count) requests")
+        #expect(!lines.contains { $0["outcome"] as? String == "refused" }, "a signed request was refused")
+        let answered = lines.filter { $0["status"] as? Int == 200 }.count
+        #expect(run.stdout.contains("success rate: \(answered * 100 / 24) %"), "\(answered) answered\n\(run.stdout)")
 
         // Resumed by its id, in JSON: the same result, Apple's members under Apple's names.
         let resumed = try Self.run(["realtime", "perftest", "--environment", "sandbox", "--request-id", String(id), "--format", "json"], standIn)
-        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.status == run.status, "\(resumed.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(resumed.stdout.utf8)) as? [String: Any])
-        #expect(json["result"] as? String == "PASS" && json["passed"] as? Bool == true)
+        #expect(json["result"] as? String == (passed ? "PASS" : "FAIL") && json["passed"] as? Bool == passed)
         #expect((json["config"] as? [String: Any])?["totalRequests"] as? Int == 24)
-        #expect(json["successRate"] as? Int == 100)
+        #expect(json["successRate"] as? Int == answered * 100 / 24)
 
         // Polled at the sandbox pace (a tenth of a second here, at --time-scale 0.01), never faster.
         let log = try standIn.log()
