@@ -4,7 +4,7 @@
 For each JSON file given, prints one line: `ok`, or `bad: REASON` when Apple's Python library
 (app-store-server-library) cannot read it as a RealtimeResponseBody with exactly one answer
 (message, alternateProduct or promotionalOffer) that names its message identifier, and for
-alternateProduct a product, for promotionalOffer a signature (V2 or V1). A member the model
+alternateProduct a product (and a billingPlanType, when given, of Apple's BillingPlanType), for promotionalOffer a signature (V2 or V1). A member the model
 does not know is reported as `unknown: NAME` (the library drops it). Exit status 0 unless a
 file cannot be read at all.
 
@@ -47,6 +47,8 @@ def judge(text, expected=None):
         return "bad: no messageIdentifier"
     if answers[0] == "alternateProduct" and answer.productId is None:
         return "bad: no productId"
+    if answers[0] == "alternateProduct" and answer.rawBillingPlanType is not None and answer.billingPlanType is None:
+        return f"bad: billingPlanType {answer.rawBillingPlanType!r} is not one of Apple's BillingPlanType"
     if answers[0] == "promotionalOffer" and answer.promotionalOfferSignatureV2 is None and answer.promotionalOfferSignatureV1 is None:
         return "bad: no signature"
     if answers[0] == "promotionalOffer" and expected is not None and answer.promotionalOfferSignatureV2 is not None:

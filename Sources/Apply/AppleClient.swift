@@ -37,6 +37,11 @@ final class AppleClient: @unchecked Sendable {
         case deleteImage = "Delete Image"
         case getDefault = "Get Default Message"
         case deleteDefault = "Delete Default Message"
+        case configureRealtimeURL = "Configure Realtime URL"
+        case getRealtimeURL = "Get Realtime URL"
+        case deleteRealtimeURL = "Delete Realtime URL"
+        case startPerformanceTest = "Initiate Performance Test"
+        case getPerformanceTestResult = "Get Performance Test Results"
     }
 
     struct Response {

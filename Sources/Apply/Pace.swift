@@ -1,5 +1,6 @@
 import Bundle
 import Foundation
+import Model
 
 /// How fast `msgc apply` and `msgc state fetch` may ask Apple, and how long they may wait on
 /// its 429s, as the command line gives it.
@@ -28,30 +29,5 @@ public struct Pace: Sendable {
     }
 
     /// `90s`, `10m`, `1h`, `1h30m` or a number of seconds, as `--max-wait` takes it.
-    public static func duration(_ text: String) -> TimeInterval? {
-        let week: TimeInterval = 7 * 86400
-        if let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= week { return seconds }
-        var total: TimeInterval = 0
-        var digits = ""
-        var sawUnit = false
-        for character in text {
-            if character.isASCII, character.isNumber {
-                digits.append(character)
-                continue
-            }
-            let unit: TimeInterval
-            switch character {
-            case "h": unit = 3600
-            case "m": unit = 60
-            case "s": unit = 1
-            default: return nil
-            }
-            guard let value = Double(digits) else { return nil }
-            total += value * unit
-            digits = ""
-            sawUnit = true
-        }
-        guard digits.isEmpty, sawUnit, total <= week else { return nil }
-        return total
-    }
+    public static func duration(_ text: String) -> TimeInterval? { DurationText.seconds(text) }
 }

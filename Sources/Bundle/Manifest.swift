@@ -117,6 +117,9 @@ public struct Manifest: Hashable, Sendable {
         public var messageType: MessageType?
         /// `uploadMessage` of a switch-plan message: the product its realtime answer offers.
         public var switchTo: String?
+        /// `uploadMessage` of a switch-plan message: how the plan `switchTo` names is billed,
+        /// Apple's `billingPlanType` (`MONTHLY`, `BILLED_UPFRONT`), when the source says.
+        public var billingPlanType: String?
         /// `uploadMessage` of a promotional-offer message: the offer's identifier in App Store Connect.
         public var offer: String?
 
@@ -431,6 +434,12 @@ public struct Manifest: Hashable, Sendable {
                         entry.messageType = type
                     }
                     if item.member("switchTo") != nil { entry.switchTo = try segment("switchTo", in: item) }
+                    if let plan = try optionalString("billingPlanType", in: item) {
+                        guard BillingPlanType(appleValue: plan) != nil else {
+                            throw fail(item.member("billingPlanType")!, "\"billingPlanType\" must be MONTHLY or BILLED_UPFRONT, not '\(plan)'")
+                        }
+                        entry.billingPlanType = plan
+                    }
                     if let offer = try optionalString("offer", in: item) {
                         guard Self.isOfferIdentifier(offer) else { throw fail(item.member("offer")!, "\"offer\" must hold only ASCII letters, digits, '.', '_' and '-', not '\(offer)'") }
                         entry.offer = offer
@@ -525,6 +534,7 @@ extension Manifest.Entry {
         if let reason { object["reason"] = .string(reason) }
         if let messageType { object["messageType"] = .string(messageType.rawValue) }
         if let switchTo { object["switchTo"] = .string(switchTo) }
+        if let billingPlanType { object["billingPlanType"] = .string(billingPlanType) }
         if let offer { object["offer"] = .string(offer) }
         return .object(object)
     }

@@ -152,7 +152,10 @@ public enum BundleBuilder {
             var entry = origin(of: localized, operation: .uploadMessage, identifier: message.identifier, file: message.file, sha256: message.bodySHA256)
             entry.requires = message.imageIdentifiers
             entry.messageType = localized.message.type.value
-            if localized.message.type.value == .switchPlan { entry.switchTo = localized.message.switchTo?.value }
+            if localized.message.type.value == .switchPlan {
+                entry.switchTo = localized.message.switchTo?.value
+                entry.billingPlanType = localized.message.billingPlanType?.value.appleValue
+            }
             if localized.message.type.value == .promotionalOffer { entry.offer = localized.message.offer?.value }
             if let held = state?.message(message.identifier) {
                 entry.state = held.state.rawValue

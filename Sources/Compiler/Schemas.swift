@@ -184,6 +184,8 @@ public enum Schemas {
                 optionalText("A note for translators; goes into the XLIFF, never to Apple.")
             case "switchTo":
                 text("switch-plan messages: the product a realtime answer offers instead, another product of the same subscription group (`group:` in msgc.yaml).")
+            case "billingPlanType":
+                choice(BillingPlanType.allCases.map(\.rawValue), "switch-plan messages: how the plan `switchTo` names is billed, monthly or billed-upfront (Apple's MONTHLY, BILLED_UPFRONT), told to Apple with the realtime answer.")
             case "offer":
                 text("promotional-offer messages: the promotional offer's identifier in App Store Connect, which a realtime answer's signature names.", pattern: "^[A-Za-z0-9._-]+$")
             case "staleTranslations":

@@ -19,6 +19,27 @@ public enum HeaderPosition: String, Codable, Sendable, CaseIterable {
     }
 }
 
+/// How the plan a switch-plan message offers is billed (Apple's `BillingPlanType`, API 1.5),
+/// told to Apple in the realtime answer's `alternateProduct`.
+public enum BillingPlanType: String, Codable, Sendable, CaseIterable {
+    case monthly
+    case billedUpfront = "billed-upfront"
+
+    /// Apple's raw value.
+    public var appleValue: String {
+        switch self {
+        case .monthly: "MONTHLY"
+        case .billedUpfront: "BILLED_UPFRONT"
+        }
+    }
+
+    /// The case whose Apple value is `text`.
+    public init?(appleValue text: String) {
+        guard let value = Self.allCases.first(where: { $0.appleValue == text }) else { return nil }
+        self = value
+    }
+}
+
 /// A message's full-size image: a PNG in the content tree and its alternative text.
 public struct MessageImage: Hashable, Sendable {
     public var file: Located<String>?
@@ -135,6 +156,9 @@ public struct Message: Hashable, Sendable {
     /// `switch-plan` only: the product the realtime answer offers instead (another product of
     /// the same subscription group); nil when the source does not say.
     public var switchTo: Located<String>?
+    /// `switch-plan` only: how the plan `switchTo` names is billed (Apple's `billingPlanType`);
+    /// nil when the source does not say.
+    public var billingPlanType: Located<BillingPlanType>?
     /// `promotional-offer` only: the offer's identifier in App Store Connect, which the realtime
     /// answer's signature names; nil when the source does not say.
     public var offer: Located<String>?
@@ -148,7 +172,8 @@ public struct Message: Hashable, Sendable {
         isDefault: Located<Bool>? = nil, header: Located<String>? = nil, body: Located<String>? = nil,
         headerPosition: Located<HeaderPosition>? = nil, image: MessageImage? = nil,
         bullets: [BulletPoint] = [], bulletsLocation: SourceLocation? = nil, note: Located<String>? = nil,
-        switchTo: Located<String>? = nil, offer: Located<String>? = nil, location: SourceLocation
+        switchTo: Located<String>? = nil, billingPlanType: Located<BillingPlanType>? = nil, offer: Located<String>? = nil,
+        location: SourceLocation
     ) {
         self.key = key
         self.product = product
@@ -162,6 +187,7 @@ public struct Message: Hashable, Sendable {
         self.bulletsLocation = bulletsLocation
         self.note = note
         self.switchTo = switchTo
+        self.billingPlanType = billingPlanType
         self.offer = offer
         self.location = location
     }

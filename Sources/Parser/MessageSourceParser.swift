@@ -6,7 +6,7 @@ internal import Yams
 public enum MessageSourceParser {
     public static let fileKeys = ["messages"]
     public static let messageKeys = [
-        "key", "product", "type", "default", "header", "body", "headerPosition", "image", "bullets", "note", "switchTo", "offer",
+        "key", "product", "type", "default", "header", "body", "headerPosition", "image", "bullets", "note", "switchTo", "billingPlanType", "offer",
         "staleTranslations",
     ]
     public static let imageKeys = ["file", "alt"]
@@ -79,6 +79,7 @@ public enum MessageSourceParser {
         let headerPosition = reader.choice("headerPosition", as: HeaderPosition.self)
         let note = reader.string("note")
         let switchTo = reader.string("switchTo")
+        let billingPlanType = reader.choice("billingPlanType", as: BillingPlanType.self)
         let offer = reader.string("offer")
         let staleTranslations = reader.choice("staleTranslations", as: StaleTranslationPolicy.self)
         if let offer, !isOfferIdentifier(offer.value) {
@@ -137,7 +138,7 @@ public enum MessageSourceParser {
         var message = Message(
             key: key, product: product, type: type, isDefault: isDefault, header: header, body: body,
             headerPosition: headerPosition, image: image, bullets: bullets, bulletsLocation: bulletList?.location,
-            note: note, switchTo: switchTo, offer: offer, location: reader.location)
+            note: note, switchTo: switchTo, billingPlanType: billingPlanType, offer: offer, location: reader.location)
         message.staleTranslations = staleTranslations
         return message
     }

@@ -74,8 +74,8 @@ public enum RealtimeDiagnostics {
 
     public static let alternateProductNotInGroup = RuleInfo(
         code: "RTM007", name: "alternate-product-not-in-group", severity: .error,
-        summary: "An `alternateProduct` answer offers a product that is not another product of the same subscription group, or not the one its message offers.",
-        rationale: "Apple switches a subscriber only to another subscription of the same group. The message's text speaks of the plan its `switchTo` names; another plan under that text misleads the subscriber.",
+        summary: "An `alternateProduct` answer offers a product that is not another product of the same subscription group, or not the one (or not billed as) its message offers.",
+        rationale: "Apple switches a subscriber only to another subscription of the same group. The message's text speaks of the plan its `switchTo` names, billed as its `billingPlanType` says; another plan or another billing under that text misleads the subscriber.",
         examples: [
             .validFile("response.json", #"{"alternateProduct": {"messageIdentifier": "\#(switchPlan)", "productId": "com.example.news.premium.monthly"}}"#),
             .invalidFile("response.json", #"{"alternateProduct": {"messageIdentifier": "\#(switchPlan)", "productId": ⟦"com.example.news.basic.monthly"⟧}}"#),

@@ -144,7 +144,9 @@ public struct RealtimeResponder: Sendable {
             member = ["messageIdentifier": .string(chosen.identifier)]
         case .alternateProduct:
             guard let alternate = chosen.productId else { return reply }
-            member = ["messageIdentifier": .string(chosen.identifier), "productId": .string(alternate)]
+            var alternateProduct: [String: JSONValue] = ["messageIdentifier": .string(chosen.identifier), "productId": .string(alternate)]
+            if let plan = chosen.billingPlanType { alternateProduct["billingPlanType"] = .string(plan) }
+            member = .object(alternateProduct)
         case .promotionalOffer:
             guard let offer = chosen.offerIdentifier,
                 let signature = configuration.offerSigner?.signature(

@@ -83,6 +83,7 @@ extension RealtimeSnapshot.Answer {
             "version": .string(version.rawValue),
         ]
         if let productId { object["productId"] = .string(productId) }
+        if let billingPlanType { object["billingPlanType"] = .string(billingPlanType) }
         if let offerIdentifier { object["offerIdentifier"] = .string(offerIdentifier) }
         return .object(object)
     }
@@ -253,7 +254,14 @@ private struct SnapshotDecoder {
             key: try name("key", in: node), type: type, identifier: try identifier("identifier", in: node), images: images, version: version)
         switch type {
         case .text: break
-        case .switchPlan: answer.productId = try name("productId", in: node)
+        case .switchPlan:
+            answer.productId = try name("productId", in: node)
+            if let plan = try optionalString("billingPlanType", in: node) {
+                guard BillingPlanType(appleValue: plan) != nil else {
+                    throw fail(node.member("billingPlanType")!, "\"billingPlanType\" must be MONTHLY or BILLED_UPFRONT, not '\(plan)'")
+                }
+                answer.billingPlanType = plan
+            }
         case .promotionalOffer: answer.offerIdentifier = try name("offerIdentifier", in: node)
         }
         if let kind = try optionalString("answer", in: node), kind != answer.kind.rawValue {

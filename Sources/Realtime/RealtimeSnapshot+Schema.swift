@@ -17,6 +17,7 @@ extension RealtimeSnapshot {
                 "identifier": uuid,
                 "images": ["description": "Every image the message shows; empty for offers and switch-plan messages.", "type": "array", "items": uuid],
                 "productId": ["description": "switch-plan messages: the product offered (alternateProduct.productId).", "type": "string"],
+                "billingPlanType": ["description": "switch-plan messages: how the plan offered is billed (alternateProduct.billingPlanType).", "enum": .array(BillingPlanType.allCases.map { .string($0.appleValue) })],
                 "offerIdentifier": ["description": "promotional-offer messages: the offer's identifier in App Store Connect, for the signature.", "type": "string"],
                 "version": ["description": "current: the bundle's; previous: the last approved version, while the bundle's waits for review.", "enum": ["current", "previous"]],
             ],

@@ -124,19 +124,23 @@ public struct RealtimeSnapshot: Hashable, Sendable {
         public var images: [String]
         /// switch-plan: the product offered.
         public var productId: String?
+        /// switch-plan: how the plan offered is billed, Apple's `billingPlanType` (`MONTHLY`,
+        /// `BILLED_UPFRONT`), when the message's source says.
+        public var billingPlanType: String?
         /// promotional-offer: the offer's identifier in App Store Connect.
         public var offerIdentifier: String?
         public var version: Version
 
         public init(
             key: String, type: MessageType, identifier: String, images: [String], productId: String? = nil,
-            offerIdentifier: String? = nil, version: Version
+            billingPlanType: String? = nil, offerIdentifier: String? = nil, version: Version
         ) {
             self.key = key
             self.type = type
             self.identifier = identifier
             self.images = images
             self.productId = productId
+            self.billingPlanType = billingPlanType
             self.offerIdentifier = offerIdentifier
             self.version = version
         }

@@ -114,9 +114,7 @@ public enum ResponseCheck {
             break
         case .alternateProduct:
             guard let (productId, productNode) = text("productId") else { break }
-            if let billing = body.member("billingPlanType"), case .string = billing.value {} else if let billing = body.member("billingPlanType") {
-                findings.append(RealtimeDiagnostics.invalidResponse.finding("'alternateProduct.billingPlanType' must be a string, not \(billing.kindName)", at: at(billing)))
-            }
+            checkBillingPlan(body.member("billingPlanType"), message: message, productNode: productNode, at: at, into: &findings)
             let location = at(productNode)
             if productId == product.id {
                 findings.append(RealtimeDiagnostics.alternateProductNotInGroup.finding("'\(productId)' is the request's own product; Apple offers another plan", at: location))
@@ -171,6 +169,38 @@ public enum ResponseCheck {
             }
         }
         return "message \(identifier) is not in the \(snapshot.environment.rawValue) snapshot of \(snapshot.bundleId) (an identifier of another environment or bundle, or one Apple does not hold)"
+    }
+
+    /// `alternateProduct.billingPlanType` (API 1.5): one of Apple's values, and the one the
+    /// message's source gives; absent when the source gives none.
+    static func checkBillingPlan(
+        _ node: JSONDocument.Node?, message: RealtimeSnapshot.Answer, productNode: JSONDocument.Node,
+        at: (JSONDocument.Node) -> SourceLocation, into findings: inout [Diagnostic]
+    ) {
+        let allowed = BillingPlanType.allCases.map(\.appleValue)
+        guard let node else {
+            if message.kind == .alternateProduct, let expected = message.billingPlanType {
+                findings.append(RealtimeDiagnostics.alternateProductNotInGroup.finding(
+                    "'\(message.key)' offers its plan billed \(expected), but the answer has no billingPlanType", at: at(productNode),
+                    fixIts: [FixIt("add \"billingPlanType\": \"\(expected)\" to alternateProduct")]))
+            }
+            return
+        }
+        guard case .string(let plan) = node.value else {
+            findings.append(RealtimeDiagnostics.invalidResponse.finding(
+                "'alternateProduct.billingPlanType' must be a string, not \(node.kindName)", at: at(node)))
+            return
+        }
+        guard allowed.contains(plan) else {
+            findings.append(RealtimeDiagnostics.invalidResponse.finding(
+                "'alternateProduct.billingPlanType' must be \(allowed.joined(separator: " or ")), not '\(plan)'", at: at(node)))
+            return
+        }
+        guard message.kind == .alternateProduct, plan != message.billingPlanType else { return }
+        let said = message.billingPlanType.map { "billed \($0)" } ?? "without a billingPlanType"
+        findings.append(RealtimeDiagnostics.alternateProductNotInGroup.finding(
+            "'\(message.key)' offers its plan \(said), but the answer says \(plan)", at: at(node),
+            fixIts: [FixIt(message.billingPlanType.map { "answer with \"billingPlanType\": \"\($0)\"" } ?? "leave billingPlanType out, or add it to the message's source")]))
     }
 
     /// `promotionalOfferSignatureV2` (a JWS whose claims name the offer) or `promotionalOfferSignatureV1`.

@@ -55,7 +55,8 @@ public enum SnapshotBuilder {
                 omitted.append(.init(product: product, locale: locale, key: key, identifier: identifier, reason: reason, detail: detail))
             }
             var answer = RealtimeSnapshot.Answer(
-                key: key, type: type, identifier: identifier, images: entry.requires, productId: entry.switchTo, offerIdentifier: entry.offer,
+                key: key, type: type, identifier: identifier, images: entry.requires, productId: entry.switchTo,
+                billingPlanType: entry.billingPlanType, offerIdentifier: entry.offer,
                 version: .current)
             switch type {
             case .switchPlan where entry.switchTo == nil:
@@ -65,7 +66,10 @@ public enum SnapshotBuilder {
                 omit(.noOfferId, "promotional-offer message without `offer`: an answer's signature must name the offer's identifier in App Store Connect")
                 continue
             default:
-                if type != .switchPlan { answer.productId = nil }
+                if type != .switchPlan {
+                    answer.productId = nil
+                    answer.billingPlanType = nil
+                }
                 if type != .promotionalOffer { answer.offerIdentifier = nil }
             }
             guard let problem = judge.problem(message: identifier, images: entry.requires) else {

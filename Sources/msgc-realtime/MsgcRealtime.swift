@@ -11,6 +11,9 @@ import Model
 /// naming it `msgc realtime` in argv[0]: its help then reads as msgc's own.
 @main
 struct MsgcRealtime: ParsableCommand {
+    /// msgc's version: the two executables are built from one package and released together.
+    static let version = "0.1.0"
+
     /// How the server is typed: `msgc realtime` when msgc ran it, else its own name.
     static let name = CommandLine.arguments.first == "msgc realtime" ? "msgc realtime" : "msgc-realtime"
 
@@ -22,7 +25,7 @@ struct MsgcRealtime: ParsableCommand {
             `scripts/build-release.sh msgc-realtime`); `msgc realtime serve` runs it when it is \
             beside msgc or on PATH (docs/realtime.md, "Serving").
             """,
-        version: "0.1.0",
+        version: version,
         subcommands: [Serve.self])
 
     static func main() {

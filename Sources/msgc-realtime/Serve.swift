@@ -1,8 +1,8 @@
-import Apply
 import ArgumentParser
 import CommandLineSupport
 import Dispatch
 import Foundation
+import Model
 import Realtime
 import RealtimeServer
 import Synchronization
@@ -91,7 +91,7 @@ extension MsgcRealtime {
                 throw ValidationError("--idle-timeout \(idleTimeout) is out of range: give 1 to 3600 seconds")
             }
             if let shutdownDelay {
-                guard let seconds = Pace.duration(shutdownDelay), seconds <= 600 else {
+                guard let seconds = DurationText.seconds(shutdownDelay), seconds <= 600 else {
                     throw ValidationError("--shutdown-delay '\(shutdownDelay)' is not a duration from 0 to 10m: write 15s, 1m or a number of seconds")
                 }
             }
@@ -137,9 +137,9 @@ extension MsgcRealtime {
             var configuration = RealtimeServer.Configuration(host: host, port: port)
             configuration.realtimePath = path
             configuration.idleTimeout = .seconds(idleTimeout)
-            configuration.shutdownDelay = .milliseconds(Int64(((shutdownDelay.flatMap(Pace.duration) ?? 0) * 1000).rounded()))
+            configuration.shutdownDelay = .milliseconds(Int64(((shutdownDelay.flatMap(DurationText.seconds) ?? 0) * 1000).rounded()))
             configuration.maxConnections = maxConnections
-            configuration.version = Msgc.version
+            configuration.version = MsgcRealtime.version
             if let tlsCertificate, let tlsKey {
                 do {
                     configuration.tls = try TLSFiles(certificateChainPath: tlsCertificate, privateKeyPath: tlsKey)

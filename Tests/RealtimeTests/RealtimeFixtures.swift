@@ -116,7 +116,8 @@ final class RealtimeFixtures {
             .init(key: "winback", type: .text, identifier: identifier(), images: [], version: .current)
         }
         func goMonthly() -> RealtimeSnapshot.Answer {
-            .init(key: "go-monthly", type: .switchPlan, identifier: identifier(), images: [], productId: monthly, version: .current)
+            .init(key: "go-monthly", type: .switchPlan, identifier: identifier(), images: [], productId: monthly, billingPlanType: "MONTHLY",
+                  version: .current)
         }
         func halfPrice() -> RealtimeSnapshot.Answer {
             .init(key: "half-price", type: .promotionalOffer, identifier: identifier(), images: [], offerIdentifier: "plus.yearly.half_price", version: .current)

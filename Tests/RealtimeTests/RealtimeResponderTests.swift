@@ -84,7 +84,7 @@ struct RealtimeResponderTests {
         let reply = responder.respond(to: try fixtures.body("com.example.parla.plus.yearly--de-DE"), receivedAt: RealtimeFixtures.now)
         let identifier = try #require(reply.messageIdentifier)
         #expect(String(decoding: reply.body, as: UTF8.self)
-            == #"{"alternateProduct":{"messageIdentifier":"\#(identifier)","productId":"com.example.parla.plus.monthly"}}"#)
+            == #"{"alternateProduct":{"billingPlanType":"MONTHLY","messageIdentifier":"\#(identifier)","productId":"com.example.parla.plus.monthly"}}"#)
         #expect(reply.productId == RealtimeFixtures.yearly && reply.userLocale == "de-DE" && reply.messageKey == "go-monthly")
     }
 

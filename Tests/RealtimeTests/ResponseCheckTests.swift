@@ -129,3 +129,35 @@ import Testing
         }
     }
 }
+
+/// `alternateProduct.billingPlanType` (API 1.5): Apple's values only, and the message's.
+@Suite struct BillingPlanCheckTests {
+    static func findings(_ plan: String?, snapshot: RealtimeSnapshot = RealtimeFixtures.snapshot()) -> [Diagnostic] {
+        let message = snapshot.products[1].locales.first { $0.locale == "de-DE" }!.messages.first { $0.key == "go-monthly" }!
+        let billing = plan.map { #", "billingPlanType": \#($0)"# } ?? ""
+        let answer = #"{"alternateProduct": {"messageIdentifier": "\#(message.identifier)", "productId": "\#(RealtimeFixtures.monthly)"\#(billing)}}"#
+        return ResponseCheck.check(Array(answer.utf8), path: "answer.json", snapshot: snapshot,
+                                   request: .init(product: RealtimeFixtures.yearly, userLocale: "de-DE"))
+    }
+
+    @Test func theMessagesPlanIsRequiredAndAnotherOrAnUnknownOneIsAFinding() {
+        #expect(Self.findings(#""MONTHLY""#).isEmpty)
+        #expect(Self.findings(nil).map(\.code) == ["RTM007"])
+        #expect(Self.findings(nil).first?.message.contains("no billingPlanType") == true)
+        #expect(Self.findings(#""BILLED_UPFRONT""#).map(\.code) == ["RTM007"])
+        #expect(Self.findings(#""WEEKLY""#).map(\.code) == ["RTM002"])
+        #expect(Self.findings(#""monthly""#).map(\.code) == ["RTM002"])
+        #expect(Self.findings("12").map(\.code) == ["RTM002"])
+    }
+
+    @Test func aMessageWithoutAPlanTakesNone() {
+        var snapshot = RealtimeFixtures.snapshot()
+        for index in snapshot.products[1].locales.indices {
+            for message in snapshot.products[1].locales[index].messages.indices {
+                snapshot.products[1].locales[index].messages[message].billingPlanType = nil
+            }
+        }
+        #expect(Self.findings(nil, snapshot: snapshot).isEmpty)
+        #expect(Self.findings(#""MONTHLY""#, snapshot: snapshot).map(\.code) == ["RTM007"])
+    }
+}

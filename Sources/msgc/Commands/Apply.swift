@@ -162,8 +162,7 @@ extension Msgc {
             @Option(name: .long, help: "The environment to read: sandbox or production.")
             var environment: Environment
 
-            @Option(name: .long, help: ArgumentHelp("The app's bundle id, as in msgc.yaml.", valueName: "id"))
-            var bundleId: String
+            @OptionGroup var app: AppBundleIDOptions
 
             @Option(name: .long, help: ArgumentHelp("Where to write the state file.", valueName: "file"))
             var out: String
@@ -179,6 +178,8 @@ extension Msgc {
             }
 
             func execute() throws -> Outcome {
+                // --defaults knows the app too; msgc.yaml is read only when nothing given does.
+                let bundleId = try app.resolve(also: defaults.map { path in (option: "--defaults '\(path)'", bundleID: { try Self.bundleID(of: path) }) })
                 let bundle = try defaults.map { try StateDefaultsOption.bundle($0, bundleID: bundleId, environment: environment) }
                 let credentials = try apple.credentials(bundleID: bundleId)
                 let base = try apple.base() ?? .apple(environment)
@@ -210,6 +211,15 @@ extension Msgc {
                 formatter.timeZone = TimeZone(identifier: "UTC")
                 formatter.formatOptions = [.withInternetDateTime]
                 return formatter.string(from: date)
+            }
+
+            /// The app of the bundle at `path`, from its manifest (the bundle is verified after).
+            static func bundleID(of path: String) throws -> String {
+                do {
+                    return try BundleReader.read(URL(fileURLWithPath: path), displayPath: path).manifest.bundleId
+                } catch {
+                    throw Refusal(.failure, "\(error); nothing was written")
+                }
             }
         }
     }

@@ -34,9 +34,30 @@ until its standard input closes. CONFIG holds:
   changeFile   [PATH, n, TEXT]: after the n-th message upload, PATH is overwritten with TEXT
   images in preload may have size null: listed without imageSize; preload may also hold
                "defaults": {"PRODUCT/LOCALE": id} and "messageImages": {message id: [image ids]}
+  realtimeURL  the realtime URL already configured (default none)
+  passedTest   production only: false makes Configure Realtime URL answer 403
+               ForbiddenNoPassingTestError (as Apple does until a sandbox test has passed)
+  perftest     Apple's performance test: {"bodies": JSONL file of signed realtime request bodies
+               (scripts/realtime-requests.py's load/bodies.jsonl), "ca": PEM file the realtime URL's
+               TLS certificate chains to, "total": n requests (default: every body), "concurrency":
+               n at once (default 4), "threshold": ms (default 700), "successThreshold": percent
+               (default 95), "hostile": one of "neverFinish" (PENDING for ever), "missing" (a
+               result with only result FAIL), "empty" ({}), "garbage" (not JSON), "unknown"
+               (result "ABANDONED"), "badTypes" (members of the wrong type)}. POST starts a burst
+               of real HTTPS requests to the configured URL on a thread of its own: each body POSTed
+               once, timed, judged (200 with exactly one of message, alternateProduct,
+               promotionalOffer is a success); the result is PENDING until every request is
+               answered, then PASS or FAIL by the thresholds, in Apple's PerformanceTestResultResponse
+               shape. When Apple's Python library is importable, bodies are read and results
+               written through its models (RealtimeUrlRequest, PerformanceTestRequest,
+               PerformanceTestResponse, PerformanceTestResultResponse).
 ENDPOINT is one of listMessages, listImages, uploadImage, uploadMessage, configureDefault,
 deleteMessage, deleteImage (403 ImageInUseError while a message uses it), getDefault (404
-DefaultMessageNotFoundError when none), deleteDefault. `servedDeleted` in the log counts messages
+DefaultMessageNotFoundError when none), deleteDefault, configureRealtimeUrl (400
+BadRequestRealtimeUrlError for a body Apple's model refuses), getRealtimeUrl (404
+RealtimeUrlNotFoundError when none), deleteRealtimeUrl, startPerformanceTest (400
+ExistingPerformanceTestRunError while one runs, InvalidPerformanceTestRequestError without a URL),
+getPerformanceTestResult (404 PerformanceTestRunNotFoundError for an unknown id). `servedDeleted` in the log counts messages
 deleted while a default pointed at them.
 
 GET /_standin/log returns what was asked (with times), what is held, and `early` (requests
@@ -57,6 +78,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import jwt
@@ -73,6 +95,9 @@ ERRORS = {
     "InvalidImage": (400, 4000161), "GeneralBadRequest": (400, 4000000),
     "ImageInUse": (403, 4030019), "ImageNotFound": (404, 4040014), "DefaultMessageNotFound": (404, 4040020),
     "InvalidLocale": (400, 4000164),
+    "BadRequestRealtimeUrl": (400, 4000215), "ForbiddenNoPassingTest": (403, 4030026), "RealtimeUrlNotFound": (404, 4040021),
+    "InvalidPerformanceTestRequest": (400, 4000211), "ExistingPerformanceTestRun": (400, 4000213),
+    "PerformanceTestRunNotFound": (404, 4040018),
 }
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 ROUTES = [
@@ -85,7 +110,121 @@ ROUTES = [
     ("DELETE", re.compile(rf"^/inApps/v1/messaging/image/({UUID})$"), "deleteImage"),
     ("GET", re.compile(r"^/inApps/v1/messaging/default/([A-Za-z0-9._-]+)/([A-Za-z0-9-]+)$"), "getDefault"),
     ("DELETE", re.compile(r"^/inApps/v1/messaging/default/([A-Za-z0-9._-]+)/([A-Za-z0-9-]+)$"), "deleteDefault"),
+    ("PUT", re.compile(r"^/inApps/v1/messaging/realtime/url$"), "configureRealtimeUrl"),
+    ("GET", re.compile(r"^/inApps/v1/messaging/realtime/url$"), "getRealtimeUrl"),
+    ("DELETE", re.compile(r"^/inApps/v1/messaging/realtime/url$"), "deleteRealtimeUrl"),
+    ("POST", re.compile(r"^/inApps/v1/messaging/performanceTest$"), "startPerformanceTest"),
+    ("GET", re.compile(r"^/inApps/v1/messaging/performanceTest/result/([^/]+)$"), "getPerformanceTestResult"),
 ]
+
+try:  # Apple's own models, the oracle for bodies and results, when the venv has them
+    from appstoreserverlibrary.models.LibraryUtility import _get_cattrs_converter
+    from appstoreserverlibrary.models.PerformanceTestConfig import PerformanceTestConfig
+    from appstoreserverlibrary.models.PerformanceTestRequest import PerformanceTestRequest
+    from appstoreserverlibrary.models.PerformanceTestResponse import PerformanceTestResponse
+    from appstoreserverlibrary.models.PerformanceTestResponseTimes import PerformanceTestResponseTimes
+    from appstoreserverlibrary.models.PerformanceTestResultResponse import PerformanceTestResultResponse
+    from appstoreserverlibrary.models.RealtimeUrlRequest import RealtimeUrlRequest
+    APPLE_MODELS = True
+except ImportError:
+    APPLE_MODELS = False
+
+
+def through_model(model, value):
+    """`value` structured by Apple's model and written back, when the library is here."""
+    if not APPLE_MODELS:
+        return value
+    converter = _get_cattrs_converter(model)
+    return converter.unstructure(converter.structure(value, model))
+
+
+class PerformanceTest:
+    """One run of Apple's performance test: a bounded burst of signed requests to `url`."""
+
+    def __init__(self, request_id, url, settings):
+        self.request_id = request_id
+        self.url = url
+        self.settings = settings
+        bodies = [line for line in open(settings["bodies"], "rb").read().split(b"\n") if line.strip()]
+        self.bodies = bodies[:settings.get("total", len(bodies))]
+        self.config = {"maxConcurrentRequests": settings.get("concurrency", 4), "totalRequests": len(self.bodies),
+                       "totalDuration": 60000, "responseTimeThreshold": settings.get("threshold", 700),
+                       "successRateThreshold": settings.get("successThreshold", 95)}
+        self.times = []
+        self.failures = {}
+        self.sent = 0
+        self.lock = threading.Lock()
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def run(self):
+        import http.client
+        import urllib.parse
+        target = urllib.parse.urlsplit(self.url)
+        context = ssl.create_default_context(cafile=self.settings.get("ca"))
+        queue = list(self.bodies)
+
+        def worker():
+            while True:
+                with self.lock:
+                    if not queue:
+                        return
+                    body = queue.pop()
+                started = time.monotonic()
+                outcome = "SUCCESS"
+                try:
+                    connection = http.client.HTTPSConnection(target.hostname, target.port or 443, context=context, timeout=5)
+                    connection.request("POST", target.path or "/", body, {"Content-Type": "application/json"})
+                    response = connection.getresponse()
+                    data = response.read()
+                    connection.close()
+                    if response.status != 200:
+                        outcome = "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+                    else:
+                        answer = json.loads(data)
+                        if sum(key in answer for key in ("message", "alternateProduct", "promotionalOffer")) != 1:
+                            outcome = "INVALID_RESPONSE"
+                except ssl.SSLError:
+                    outcome = "TLS_ISSUE"
+                except socket.timeout:
+                    outcome = "TIMED_OUT"
+                except (ConnectionError, OSError):
+                    outcome = "SOCKET_ISSUE"
+                except ValueError:
+                    outcome = "INVALID_RESPONSE"
+                elapsed = (time.monotonic() - started) * 1000
+                with self.lock:
+                    self.sent += 1
+                    if outcome == "SUCCESS" and elapsed > self.config["responseTimeThreshold"]:
+                        outcome = "TIMED_OUT"
+                    if outcome == "SUCCESS":
+                        self.times.append(elapsed)
+                    else:
+                        self.failures[outcome] = self.failures.get(outcome, 0) + 1
+
+        threads = [threading.Thread(target=worker, daemon=True) for _ in range(self.config["maxConcurrentRequests"])]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    def result(self):
+        with self.lock:
+            pending = len(self.bodies) - self.sent
+            body = {"config": self.config, "target": self.url, "numPending": pending}
+            if pending:
+                body["result"] = "PENDING"
+                return body
+            times = sorted(self.times)
+            succeeded = len(times)
+            rate = int(100 * succeeded / len(self.bodies)) if self.bodies else 0
+
+            def percentile(p):
+                return int(times[min(len(times) - 1, int(len(times) * p / 100))]) if times else 0
+            body.update({"successRate": rate, "failures": dict(self.failures),
+                         "responseTimes": {"average": int(sum(times) / len(times)) if times else 0, "p50": percentile(50),
+                                           "p90": percentile(90), "p95": percentile(95), "p99": percentile(99)},
+                         "result": "PASS" if rate >= self.config["successRateThreshold"] else "FAIL"})
+            return body
 
 
 class State:
@@ -106,6 +245,8 @@ class State:
         self.message_images = {k: list(v) for k, v in preload.get("messageImages", {}).items()}
         self.rate_limit = {k: list(v) for k, v in config.get("rateLimit", {}).items()}
         self.out_of_order = 0
+        self.realtime_url = config.get("realtimeURL")
+        self.tests = {}
 
 
 def make_handler(state, public_key):
@@ -126,6 +267,13 @@ def make_handler(state, public_key):
                 self.send_header(key, value)
             if body is not None:
                 self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def reply_bytes(self, status, data):
+            self.send_response(status)
+            self.send_header("Content-Type", "text/html")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -349,6 +497,78 @@ def make_handler(state, public_key):
                 state.defaults.pop(f"{match.group(1)}/{match.group(2)}", None)
                 entry["status"] = 200
                 return self.reply(200)
+            if name == "configureRealtimeUrl":
+                try:
+                    url = through_model(RealtimeUrlRequest, json.loads(body))["realtimeURL"] if APPLE_MODELS else json.loads(body)["realtimeURL"]
+                    assert isinstance(url, str) and url.startswith("https://") and len(url) <= 256
+                except Exception:
+                    entry["status"] = 400
+                    return self.error("BadRequestRealtimeUrl", "invalid realtime URL")
+                if review and not config.get("passedTest", True):
+                    entry["status"] = 403
+                    return self.error("ForbiddenNoPassingTest", "no passing performance test")
+                state.realtime_url = url
+                entry["status"] = 200
+                return self.reply(200)
+            if name == "getRealtimeUrl":
+                if state.realtime_url is None:
+                    entry["status"] = 404
+                    return self.error("RealtimeUrlNotFound", "no realtime URL")
+                entry["status"] = 200
+                return self.reply(200, {"realtimeURL": state.realtime_url})
+            if name == "deleteRealtimeUrl":
+                state.realtime_url = None
+                entry["status"] = 200
+                return self.reply(200)
+            if name == "startPerformanceTest":
+                try:
+                    request = json.loads(body)
+                    if APPLE_MODELS:
+                        request = through_model(PerformanceTestRequest, request)
+                    assert isinstance(request["originalTransactionId"], str) and request["originalTransactionId"]
+                except Exception:
+                    entry["status"] = 400
+                    return self.error("InvalidPerformanceTestRequest", "body is not a PerformanceTestRequest")
+                settings = config.get("perftest")
+                if state.realtime_url is None or settings is None:
+                    entry["status"] = 400
+                    return self.error("InvalidPerformanceTestRequest", "no realtime URL to test")
+                if any(test.result().get("result") == "PENDING" for test in state.tests.values()) or \
+                        (settings.get("hostile") == "neverFinish" and state.tests):
+                    entry["status"] = 400
+                    return self.error("ExistingPerformanceTestRun", "a test is running")
+                request_id = str(uuid.uuid4())
+                state.tests[request_id] = PerformanceTest(request_id, state.realtime_url, settings)
+                entry["status"] = 200
+                answer = {"config": state.tests[request_id].config, "requestId": request_id}
+                return self.reply(200, through_model(PerformanceTestResponse, answer))
+            if name == "getPerformanceTestResult":
+                test = state.tests.get(match.group(1))
+                if test is None:
+                    entry["status"] = 404
+                    return self.error("PerformanceTestRunNotFound", "no such test")
+                entry["status"] = 200
+                hostile = config["perftest"].get("hostile")
+                if hostile == "garbage":
+                    return self.reply_bytes(200, b"<html>upstream error</html>")
+                if hostile == "empty":
+                    return self.reply(200, {})
+                if hostile == "missing":
+                    return self.reply(200, {"result": "FAIL"})
+                result = test.result()
+                if hostile == "neverFinish":
+                    result = {"config": test.config, "target": test.url, "result": "PENDING", "numPending": 1}
+                elif hostile == "unknown":
+                    result["result"] = "ABANDONED"
+                if hostile == "badTypes":
+                    if result.get("result") == "PENDING":
+                        return self.reply(200, result)
+                    result.update({"successRate": "ninety", "responseTimes": [1, 2], "failures": {"TIMED_OUT": "2"},
+                                   "config": {"totalRequests": 12.5}})
+                    return self.reply(200, result)
+                if hostile in ("unknown",):
+                    return self.reply(200, result)
+                return self.reply(200, through_model(PerformanceTestResultResponse, result))
 
     return Handler
 

@@ -1,17 +1,24 @@
 import Diagnostics
 import Model
 
-/// Finds `switchTo` on a message that is not a switch-plan message and `offer` on one that is
-/// not a promotional-offer message.
+/// Finds `switchTo` or `billingPlanType` on a message that is not a switch-plan message and
+/// `offer` on one that is not a promotional-offer message.
 struct RealtimeFieldOnWrongType: LintRule {
     static let info = RuleInfo(
         code: "PRJ011", name: "realtime-field-on-wrong-type", severity: .error,
-        summary: "`switchTo` is on a message that is not a switch-plan message, or `offer` on one that is not a promotional-offer message.",
-        rationale: "A realtime answer uses `switchTo` only for a switch-plan message (`alternateProduct`) and `offer` only for a promotional-offer message (`promotionalOffer`). On any other message the field would be ignored, which usually means the `type` is wrong.",
+        summary: "`switchTo` or `billingPlanType` is on a message that is not a switch-plan message, or `offer` on one that is not a promotional-offer message.",
+        rationale: "A realtime answer uses `switchTo` and `billingPlanType` only for a switch-plan message (`alternateProduct`) and `offer` only for a promotional-offer message (`promotionalOffer`). On any other message the field would be ignored, which usually means the `type` is wrong.",
         examples: [
             .validFile("messages/example.yaml", RealtimeExampleFiles.messages(), extraFiles: ["msgc.yaml": RealtimeExampleFiles.config()]),
+            .validFile(
+                "messages/example.yaml",
+                RealtimeExampleFiles.messages(switchLine: "switchTo: com.example.news.premium.monthly\n    billingPlanType: monthly"),
+                extraFiles: ["msgc.yaml": RealtimeExampleFiles.config()]),
             .invalidFile(
                 "messages/example.yaml", RealtimeExampleFiles.messages(winbackExtra: "\n    ⟦offer⟧: premium.half_price"),
+                extraFiles: ["msgc.yaml": RealtimeExampleFiles.config()]),
+            .invalidFile(
+                "messages/example.yaml", RealtimeExampleFiles.messages(winbackExtra: "\n    ⟦billingPlanType⟧: billed-upfront"),
                 extraFiles: ["msgc.yaml": RealtimeExampleFiles.config()]),
         ])
 
@@ -21,6 +28,9 @@ struct RealtimeFieldOnWrongType: LintRule {
             let type = message.type.value
             if let target = message.switchTo, type != .switchPlan {
                 diagnostics.append(finding("switchTo", at: target, message: message, belongsTo: .switchPlan))
+            }
+            if let plan = message.billingPlanType, type != .switchPlan {
+                diagnostics.append(finding("billingPlanType", at: plan.map(\.rawValue), message: message, belongsTo: .switchPlan))
             }
             if let offer = message.offer, type != .promotionalOffer {
                 diagnostics.append(finding("offer", at: offer, message: message, belongsTo: .promotionalOffer))
