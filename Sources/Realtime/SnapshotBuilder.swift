@@ -88,7 +88,7 @@ public enum SnapshotBuilder {
 
         for item in manifest.notShipped {
             let reason = RealtimeSnapshot.Omission.Reason(rawValue: item.reason.rawValue).flatMap { Self.notShippedReasons.contains($0) ? $0 : nil } ?? .notShipped
-            let what = "the bundle does not ship \(item.product)/\(item.key) in \(item.locale) (\(item.reason)), which its sources configure"
+            let what = "the bundle does not ship \(item.product)/\(item.key) in \(item.locale) (\(item.reason.rawValue)), which its sources configure"
             if reason != .withheldStale, var kept = previous?.product(item.product)?.locale(item.locale)?.message(key: item.key),
                judge.problem(message: kept.identifier, images: kept.images) == nil,
                answers[item.product]?[item.locale]?.contains(where: { $0.key == item.key }) != true {

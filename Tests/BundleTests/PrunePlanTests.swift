@@ -45,7 +45,7 @@ import Testing
         var manifest = Manifest(
             generatorVersion: "test", bundleId: "com.example.app", environment: environment, release: nil, digest: "sha256:" + zeros, operations: entries)
         if !notShipped.isEmpty {
-            manifest.notShipped = notShipped.map { .init(product: product, locale: $0.locale, key: $0.key, reason: $0.reason) }
+            manifest.notShipped = notShipped.map { .init(product: product, locale: $0.locale, key: $0.key, reason: Manifest.NotShipped.Reason(rawValue: $0.reason)!) }
         }
         return BundleContents(manifest: manifest, files: [], messageBodies: bodies, defaultTargets: targets)
     }

@@ -150,21 +150,21 @@ extension SnapshotBuilderTests {
         // The German winback is no longer shipped (its translation is stale); the English one waits for translation of nothing.
         var bundle = Self.bundle()
         bundle.manifest.operations.removeAll { $0.locale == "de-DE" }
-        bundle.manifest.notShipped = [.init(product: Self.product, locale: "de-DE", key: "winback", reason: "untranslated"),
-                                      .init(product: Self.product, locale: "fr-FR", key: "winback", reason: "some-future-reason")]
+        bundle.manifest.notShipped = [.init(product: Self.product, locale: "de-DE", key: "winback", reason: .untranslated),
+                                      .init(product: Self.product, locale: "fr-FR", key: "winback", reason: .failingRules)]
         let second = try SnapshotBuilder.build(bundle: bundle, state: approvedAll, previous: first, generatorVersion: "test")
         let german = try #require(second.product(Self.product)?.locale("de-DE")?.message(key: "winback"))
         #expect(german.identifier == Self.id(4) && german.version == .previous)
         let omitted = Dictionary(uniqueKeysWithValues: second.omitted.map { ("\($0.locale)/\($0.key)", $0) })
         #expect(omitted["de-DE/winback"]?.reason == .untranslated)
         #expect(omitted["de-DE/winback"]?.detail.contains("the previous version \(Self.id(4)), which Apple holds approved, answers meanwhile") == true)
-        #expect(omitted["fr-FR/winback"]?.reason == .notShipped && omitted["fr-FR/winback"]?.identifier == "")
+        #expect(omitted["fr-FR/winback"]?.reason == .failingRules && omitted["fr-FR/winback"]?.identifier == "")
         // Written and read back: an omission without an identifier round-trips.
         #expect(try RealtimeSnapshot.decode(second.json.canonicalBytes, path: "s.json") == second)
         #expect(SnapshotBuilder.lost(from: first, in: second).messages.isEmpty)
 
         // The writer withholds the stale text: nothing answers there, and the new snapshot says what it lost.
-        bundle.manifest.notShipped = [.init(product: Self.product, locale: "de-DE", key: "winback", reason: "withheld-stale")]
+        bundle.manifest.notShipped = [.init(product: Self.product, locale: "de-DE", key: "winback", reason: .withheldStale)]
         let withheld = try SnapshotBuilder.build(bundle: bundle, state: approvedAll, previous: first, generatorVersion: "test")
         #expect(withheld.product(Self.product)?.locale("de-DE") == nil)
         #expect(withheld.omitted.first { $0.locale == "de-DE" }?.reason == .withheldStale)

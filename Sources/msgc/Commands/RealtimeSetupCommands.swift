@@ -1,6 +1,7 @@
 import Apply
 import ArgumentParser
 import Bundle
+import CommandLineSupport
 import Compiler
 import Diagnostics
 import Foundation
