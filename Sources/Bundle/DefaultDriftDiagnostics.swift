@@ -1,5 +1,4 @@
 import Diagnostics
-import Model
 
 /// The findings of comparing the defaults Apple serves (a state file fetched with `--defaults`)
 /// with the default configurations of a bundle.

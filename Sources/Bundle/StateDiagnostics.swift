@@ -1,5 +1,4 @@
 import Diagnostics
-import Model
 
 /// The findings about Apple's state: a state file msgc cannot use, and what a build learns by
 /// comparing its bundle with what Apple holds (docs/formats.md, "The state file").

@@ -1,6 +1,5 @@
 import Diagnostics
 import Model
-import Parser
 
 /// msgc.yaml's `rules:` checked against every code msgc knows, and applied.
 ///

@@ -1,5 +1,4 @@
 import Bundle
-import Model
 
 /// The product × locale matrix: for every product and every locale in that product's list,
 /// how many of its messages are ready and why each other one is not.

@@ -1,4 +1,3 @@
-import Model
 
 /// Escaping for msgc's HTML pages (the coverage map, the preview gallery): every text from the
 /// content tree is untrusted and goes through here.

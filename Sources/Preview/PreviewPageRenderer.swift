@@ -1,4 +1,3 @@
-import Compiler
 import Diagnostics
 import Foundation
 import Model

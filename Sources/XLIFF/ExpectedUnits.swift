@@ -1,5 +1,4 @@
 import Foundation
-import Model
 
 /// What a project's messages lead the XLIFF reader to expect in each locale's file: the unit id
 /// of every message field, so that a unit that is a message's field is told from one that is

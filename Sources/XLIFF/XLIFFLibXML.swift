@@ -1,5 +1,4 @@
 import CLibXML2
-import Model
 
 /// The process-wide libxml2 setup msgc relies on, done once and thread-safely (Swift runs a
 /// global's initializer exactly once, under a lock).

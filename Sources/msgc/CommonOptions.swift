@@ -5,7 +5,6 @@ import Compiler
 import Diagnostics
 import Foundation
 import Model
-import Parser
 import XLIFF
 
 /// How diagnostics are printed.

@@ -1,7 +1,6 @@
 import Coverage
 import Bundle
 import Foundation
-import Model
 import TestSupport
 import Testing
 

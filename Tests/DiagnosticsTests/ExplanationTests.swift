@@ -1,6 +1,5 @@
 import Compiler
 @testable import Diagnostics
-import Model
 import Testing
 
 @Suite struct ExplanationTests {

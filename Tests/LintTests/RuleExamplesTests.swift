@@ -4,7 +4,6 @@ import Diagnostics
 import Foundation
 import Lint
 import Model
-import Parser
 import Testing
 
 /// One example of one rule, as a test argument.

@@ -1,4 +1,3 @@
-import Diagnostics
 import Model
 @testable import Parser
 import Testing

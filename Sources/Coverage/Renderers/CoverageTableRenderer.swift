@@ -1,5 +1,4 @@
 import Diagnostics
-import Model
 
 /// The coverage report as a terminal table no wider than `width` columns, with a legend and
 /// the reasons for every message that is not ready.

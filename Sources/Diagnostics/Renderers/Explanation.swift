@@ -1,5 +1,4 @@
 import Foundation
-import Model
 
 /// The text `msgc explain CODE` prints for one rule, read from its `RuleInfo`.
 public enum Explanation {

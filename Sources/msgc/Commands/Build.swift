@@ -2,7 +2,6 @@ import ArgumentParser
 import Bundle
 import CommandLineSupport
 import Compiler
-import Diagnostics
 import Foundation
 import Model
 

@@ -3,7 +3,6 @@ import CommandLineSupport
 import Compiler
 import Diagnostics
 import Foundation
-import Model
 import Realtime
 
 extension Msgc {

@@ -1,5 +1,4 @@
 @testable import Lint
-import Model
 import Testing
 
 @Suite struct TooManyUploadsTests {

@@ -1,6 +1,5 @@
 import Diagnostics
 import Foundation
-import Model
 
 /// A content tree made from a rule example: a small valid base tree with the example applied,
 /// and the spans its `⟦…⟧` markers expect.

@@ -1,6 +1,5 @@
 import CZlib
 import Diagnostics
-import Model
 
 /// Makes image files for tests: real PNGs (8-bit, all pixels black, compressed with zlib) and
 /// deliberately broken ones.

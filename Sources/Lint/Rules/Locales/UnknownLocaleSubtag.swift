@@ -1,6 +1,5 @@
 import Diagnostics
 import LanguageTags
-import Model
 
 /// Finds locale tags with a subtag that is not in the IANA Language Subtag Registry (`en-UK`:
 /// the United Kingdom's region subtag is `GB`), or with a variant or extension given twice.

@@ -1,5 +1,4 @@
 import Diagnostics
-import Model
 
 /// Finds the bidirectional embedding and override controls U+202A–U+202E (LRE, RLE, PDF, LRO,
 /// RLO).

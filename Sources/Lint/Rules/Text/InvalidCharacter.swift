@@ -1,5 +1,4 @@
 import Diagnostics
-import Model
 
 /// Finds characters that cannot be shown reliably: private-use characters, U+FFFD REPLACEMENT
 /// CHARACTER and noncharacters (U+FDD0–U+FDEF and the last two code points of every plane).

@@ -1,5 +1,4 @@
 import Diagnostics
-import Model
 
 /// Finds U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR and U+0085 NEXT LINE.
 struct LineSeparator: LintRule {

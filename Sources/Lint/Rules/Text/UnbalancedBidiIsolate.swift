@@ -1,5 +1,4 @@
 import Diagnostics
-import Model
 
 /// Finds bidirectional isolates (U+2066 LRI, U+2067 RLI, U+2068 FSI, U+2069 PDI) that do not pair up.
 ///
