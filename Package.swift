@@ -165,7 +165,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Compiler", "Bundle", "Model", "Diagnostics"]),
-        .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model", "TestSupport"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "TestSupport"]),
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags", "TestSupport"]),

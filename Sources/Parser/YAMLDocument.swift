@@ -217,7 +217,7 @@ struct YAMLDocument {
                     fixIts: [FixIt("close the quote at the end of the value")])
             }
             if let words = writersWords(problem: problem, context: context?.text) {
-                notes.append(Note("the YAML parser says: \(context.map { $0.text + ", " } ?? "")\(problem)"))
+                notes.append(Note("the YAML parser says: \(context.map { $0.text + ", " } ?? "")\(problem)", at: context.map { at($0.mark) }))
                 // An unclosed quote is reported where it opens, not where libyaml gives up.
                 let location = words.atContext ? context.map { at($0.mark) } ?? at(mark) : at(mark)
                 return ParserDiagnostics.malformedYAML.diagnose("malformed YAML: \(words.message)", at: location, notes: notes)

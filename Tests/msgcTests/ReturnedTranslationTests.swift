@@ -60,9 +60,13 @@ import TestSupport
         let out = copy.deletingLastPathComponent().appendingPathComponent("bundle")
         let build = try MsgcRunner.run(["build", "--content", copy.path, "--environment", "sandbox", "--out", out.path])
         #expect(build.status == 0, "\(build.stderr)")
-        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.json"), encoding: .utf8)
-        #expect(!manifest.contains("\"key\": \"winback\",\n      \"locale\": \"de-DE\""))
-        #expect(manifest.contains("\"locale\": \"fr-FR\""))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let uploads = (manifest["operations"] as? [[String: Any]] ?? []).filter { $0["op"] as? String == "uploadMessage" && $0["key"] as? String == "winback" }
+        #expect(!uploads.contains { $0["locale"] as? String == "de-DE" })
+        #expect(uploads.contains { $0["locale"] as? String == "fr-FR" })
+        // What it does not ship there is named, with why.
+        let notShipped = manifest["notShipped"] as? [[String: String]] ?? []
+        #expect(notShipped.contains { $0["key"] == "winback" && $0["locale"] == "de-DE" }, "\(notShipped)")
     }
 
     /// CAT tools fill targets from memory and mark them new until a translator confirms them.
@@ -179,7 +183,9 @@ import TestSupport
         }
         // The orphan's markup and its conflicting repeat are warnings; the field's markup is an
         // error (and its recorded source, "x", is not the header's: stale).
-        #expect(found("de-DE.xliff") == ["TRN003 warning", "XLF008 warning", "XLF013 warning", "TRN001 warning", "XLF008 error"],
+        // The stale header is still checked, as the previous translation that keeps shipping:
+        // without its placeholder it ends with a space (TXT010).
+        #expect(found("de-DE.xliff") == ["TRN003 warning", "XLF008 warning", "XLF013 warning", "TRN001 warning", "TXT010 warning", "XLF008 error"],
                 "\(found("de-DE.xliff"))")
         #expect(found("unknown.xliff") == ["XLF011 error"])
         #expect(found("en.xliff") == ["TRN005 warning"])
@@ -237,9 +243,11 @@ import TestSupport
             try Data(text.utf8).write(to: german)
         }
         let lint = try MsgcRunner.run(["lint", "--content", copy.path, "--color", "never"])
-        #expect(lint.status == 1)
+        // A number the source does not have is a warning (TXT012: msgc may not read every way of
+        // writing a number), so the lint passes; the snippet is what is checked here.
+        #expect(lint.status == 0)
         let lines = lint.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        let heading = try #require(lines.firstIndex { $0.contains("translations/de-DE.xliff:112:") })
+        let heading = try #require(lines.firstIndex { $0.contains("translations/de-DE.xliff:112:") && $0.contains("[TXT012]") })
         #expect(lines[heading + 2].hasPrefix(" 112 |         <target state=\"final\">Deine Lernserie wartet auf dich 50 %</target>"),
                 "\(lint.stdout)")
     }

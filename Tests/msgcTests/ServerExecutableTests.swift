@@ -17,11 +17,11 @@ import TestSupport
     @Test func theHelpOfServeIsTheServersOwn() throws {
         let viaMsgc = try MsgcRunner.run(["realtime", "serve", "--help"])
         #expect(viaMsgc.status == 0)
-        #expect(viaMsgc.stdout.contains("USAGE: msgc realtime serve --snapshot <file>"), "\(viaMsgc.stdout)")
+        #expect(viaMsgc.stdout.contains("USAGE: msgc realtime serve [<options>] --snapshot <file>"), "\(viaMsgc.stdout)")
         #expect(viaMsgc.stdout.contains("--idle-timeout <seconds>") && viaMsgc.stdout.contains("--key-file <file>"))
         let direct = try MsgcRunner.run(["serve", "--help"], program: MsgcRunner.serverExecutable)
         #expect(direct.status == 0)
-        #expect(direct.stdout.contains("USAGE: msgc-realtime serve --snapshot <file>"))
+        #expect(direct.stdout.contains("USAGE: msgc-realtime serve [<options>] --snapshot <file>"))
         // The same text, but for the name it was typed as (of the same length, so wrapped alike).
         #expect(direct.stdout.replacingOccurrences(of: "msgc-realtime", with: "msgc realtime") == viaMsgc.stdout)
         let helpCommand = try MsgcRunner.run(["help", "realtime", "serve"])
@@ -29,7 +29,7 @@ import TestSupport
         #expect(helpCommand.stdout == viaMsgc.stdout)
         // `msgc realtime --help` still lists serve.
         let realtime = try MsgcRunner.run(["realtime", "--help"])
-        #expect(realtime.stdout.contains("serve") && realtime.stdout.contains("Answer Apple's realtime requests from a snapshot, over HTTP."))
+        #expect(realtime.stdout.contains("serve") && realtime.stdout.contains("Answer Apple's realtime requests from a snapshot,"))
     }
 
     @Test func usageErrorsAreTheServersWithStatusTwo() throws {
@@ -75,7 +75,7 @@ import TestSupport
         let path = MsgcRunner.serverExecutable.deletingLastPathComponent().path + ":/usr/bin:/bin"
         let result = try MsgcRunner.run(["realtime", "serve", "--help"], in: folder, environment: ["PATH": path], program: msgc)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("USAGE: msgc realtime serve --snapshot <file>"))
+        #expect(result.stdout.contains("USAGE: msgc realtime serve [<options>] --snapshot <file>"))
     }
 
     /// The process that answers is the one msgc started: msgc became the server (execv), so a

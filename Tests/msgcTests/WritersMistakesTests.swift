@@ -86,6 +86,10 @@ import Testing
     @Test func theUntranslatedFieldsNoteHasNoSnippet() throws {
         let content = try tree()
         let german = content.appendingPathComponent("translations/de-DE.xliff")
+        // One target emptied: one field of six has no usable translation.
+        try edit(german) { text in
+            text.replacingOccurrences(of: #"<target state="translated">[^<]*</target>"#, with: "<target></target>", options: .regularExpression)
+        }
         let lint = try MsgcRunner.run(["lint", "--content", content.path, german.path])
         let lines = lint.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let note = try #require(lines.firstIndex { $0.contains("[TRN006]") }, "\(lint.stdout)")
