@@ -103,9 +103,11 @@ public enum TranslatorReport {
         if fieldCount > 0 && missing >= fieldCount {
             // Nothing in the file can ship: a warning (so `--strict` fails), and the report
             // ends with it rather than with "no problems found".
-            return Diagnostic(
+            var warning = Diagnostic(
                 code: untranslatedFields.code, severity: .warning, location: location,
                 message: "this file gives no usable translation: all \(fieldCount) \(locale) field\(fieldCount == 1 ? "" : "s") \(verb) none in it (\(reasons.joined(separator: ", "))); `msgc coverage --locale \(locale)` shows which messages wait for them")
+            warning.isAboutWholeFile = true
+            return warning
         }
         return Diagnostic(
             code: untranslatedFields.code, severity: untranslatedFields.severity, location: location,

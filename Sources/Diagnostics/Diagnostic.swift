@@ -88,6 +88,12 @@ public struct Diagnostic: Hashable, Sendable {
         get { box.fields.subject }
         set { fields.subject = newValue }
     }
+    /// A finding about a file as a whole (what it still lacks), located at its end so that it
+    /// closes the file's report: a snippet of that last line would point at nothing.
+    public var isAboutWholeFile: Bool {
+        get { box.fields.isAboutWholeFile }
+        set { fields.isAboutWholeFile = newValue }
+    }
 
     public init(
         code: String, severity: Severity, location: SourceLocation, message: String,
@@ -110,6 +116,7 @@ public struct Diagnostic: Hashable, Sendable {
         var notes: [Note]
         var fixIts: [FixIt]
         var subject: Subject?
+        var isAboutWholeFile = false
     }
 
     private final class Box: Sendable {

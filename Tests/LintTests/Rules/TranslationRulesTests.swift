@@ -79,7 +79,7 @@ import Testing
 
     @Test func aDigitForANumberWordMustNameTheSameNumber() {
         let found = NumberMismatch().check(Self.context(source: "Keep at least one device signed in", translated: "Lassen Sie mindestens 2 Geräte angemeldet"))
-        #expect(found.map(\.message) == ["de-DE body has 2 ('2'), which msgc does not find in the source"])
+        #expect(found.map(\.message) == ["de-DE body has 2 ('2'), which the source does not have"])
         // Not a percentage where the source's word is none, nor the other way round.
         #expect(NumberMismatch().check(Self.context(source: "Save one percent", translated: "Sparen Sie 1")).count == 1)
         #expect(NumberMismatch().check(Self.context(source: "Save one more", translated: "Sparen Sie 1 %")).count == 1)
