@@ -1,10 +1,11 @@
 import Diagnostics
 import Foundation
 import Model
+import TestSupport
 import Testing
 @testable import XLIFF
 
-@Suite("XLIFF writer")
+@Suite("XLIFF writer", .ownThreads)
 struct XLIFFWriterTests {
     typealias Support = XLIFFTestSupport
     static let product = "com.example.news.premium.yearly"

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `msgc realtime url set|get|delete`, `msgc realtime perftest` and `msgc state fetch`'s bundle id
 /// against the stand-in of Apple's service (AppleStandIn/standin.py), whose performance test
 /// sends real signed requests (scripts/realtime-requests.py's test PKI) over HTTPS to
 /// `msgc realtime serve` on loopback.
-@Suite(.serialized, .enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
+@Suite(.ownThreads, .serialized, .enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
 struct RealtimeSetupTests {
     /// Runs msgc with the stand-in's credentials and base, Apple's pace a hundred times faster.
     static func run(_ arguments: [String], _ standIn: StandIn, in directory: URL = MsgcRunner.packageRoot) throws -> MsgcRunner.Result {

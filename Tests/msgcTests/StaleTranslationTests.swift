@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 43, the compile side: a source edit changes nothing translated locales ship until their
 /// translation comes back (or, opted out, withholds them and says so), and a state file names
 /// the environment and app it describes.
-@Suite(.serialized) struct StaleTranslationTests {
+@Suite(.ownThreads, .serialized) struct StaleTranslationTests {
     static let product = "com.example.parla.plus.yearly"
     static let oldHeader = "Your streak is waiting for you"
     static let newHeader = "Your streak is still waiting for you"

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 44's reports on files shaped like the real ones: the writer's mistakes named as the
 /// writer's (a product typo, a renamed key), a file with nothing usable that says so, XLF014's
 /// fixes that never promote unfinished work, XLF011's hint for `DOMAIN.LOCALE.xlf` names and
 /// `coverage --locale`.
-@Suite struct WritersMistakesTests {
+@Suite(.ownThreads) struct WritersMistakesTests {
     /// A copy of the everyday tree of the fixtures, or of `from`.
     func tree(from: URL = TranslatorReportTests.fixtures.appendingPathComponent("everyday/content")) throws -> URL {
         let folder = try MsgcRunner.temporaryFolder()
@@ -198,5 +199,49 @@ import Testing
         }
         let lint = try MsgcRunner.run(["lint", "--content", content.path])
         #expect(lint.stdout.contains("messages/plus/yearly.yaml:7:13: error: malformed YAML: a quoted value is never closed: its closing quote is missing [PRS001]"), "\(lint.stdout)")
+    }
+}
+
+extension WritersMistakesTests {
+    /// The same two mistakes of the writer as the editor shows them (`msgc lsp`): the translator
+    /// who opens their file is told "unknown product" and "renamed?", never to delete the units.
+    @Test func theEditorNamesTheWritersMistakeToo() throws {
+        let content = try tree()
+        let folder = content.deletingLastPathComponent()
+        try edit(content.appendingPathComponent("messages/winback.yaml")) {
+            $0.replacingOccurrences(of: "product: com.example.reader.monthly", with: "product: com.example.reader.montly")
+        }
+        let client = try LanguageServerSessionTests.Client(in: folder)
+        _ = try client.request("initialize", ["processId": NSNull(), "rootUri": folder.absoluteString, "capabilities": [:] as [String: Any]])
+        try client.notify("initialized", [:])
+        let file = content.appendingPathComponent("translations/de-DE.xliff")
+        let uri = file.absoluteString
+        try client.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "xml", "version": 1, "text": try String(contentsOf: file, encoding: .utf8)]])
+        let typo = try client.diagnostics(for: uri)
+        let typoMessages = typo.compactMap { $0["message"] as? String }
+        #expect(!LanguageServerSessionTests.codes(typo).contains("TRN003"), "\(typoMessages)")
+        #expect(!typoMessages.contains { $0.contains("can be deleted") }, "\(typoMessages)")
+        #expect(typoMessages.contains { $0.contains("unknown product 'com.example.reader.montly'") }, "\(typoMessages)")
+
+        // The writer, in the same editor, fixes the product and renames the key instead.
+        let sourceFile = content.appendingPathComponent("messages/winback.yaml")
+        let sourceURI = sourceFile.absoluteString
+        let typoSource = try String(contentsOf: sourceFile, encoding: .utf8)
+        try client.notify("textDocument/didOpen", ["textDocument": ["uri": sourceURI, "languageId": "yaml", "version": 1, "text": typoSource]])
+        let renamedSource = typoSource.replacingOccurrences(of: "product: com.example.reader.montly", with: "product: com.example.reader.monthly")
+            .replacingOccurrences(of: "  - key: winback\n    product: com.example.reader.monthly", with: "  - key: come-back\n    product: com.example.reader.monthly")
+        #expect(renamedSource.contains("key: come-back"))
+        try client.notify("textDocument/didChange", ["textDocument": ["uri": sourceURI, "version": 2], "contentChanges": [["text": renamedSource]]])
+        // The translator's open file gets its findings again as soon as they change.
+        var renamed = try client.diagnostics(for: uri)
+        for _ in 0..<3 where !renamed.contains(where: { ($0["message"] as? String)?.contains("renamed?") == true }) {
+            renamed = try client.diagnostics(for: uri)
+        }
+        let renamedMessages = renamed.compactMap { $0["message"] as? String }
+        #expect(renamedMessages.contains { $0.contains("renamed? message 'come-back' of the same product has the same source text") }, "\(renamedMessages)")
+        #expect(!renamedMessages.contains { $0.contains("can be deleted") }, "\(renamedMessages)")
+        #expect(try client.request("shutdown", NSNull())["result"] is NSNull)
+        try client.notify("exit", [:])
+        client.process.waitUntilExit()
     }
 }
