@@ -156,41 +156,26 @@ struct LiveCycleTests {
     }
 
     /// Issue 43 case 1 and the cycle (a): only the English header of the monthly plan's default
-    /// message is edited, so its translations are stale. Whatever build does with a stale locale
-    /// (ships its previous translation, or lists it in the manifest's `notShipped`: a bundle of a
-    /// build without `notShipped` gets it written here as that build would), the translated
-    /// locales keep their default and message at Apple through prune, and the snapshot keeps
-    /// answering there.
+    /// message is edited, so its translations are stale; with the default `staleTranslations:
+    /// keep-previous` each translated locale ships its previous translation, the very upload and
+    /// default configuration Apple already holds. Only English changes: reviewed, re-pointed, and
+    /// its first version is what prune deletes; the translated locales keep their default and
+    /// message at Apple through prune, and the snapshot keeps answering there. (With `withhold`,
+    /// PruneTests covers what prune keeps.)
     @Test func aSourceOnlyEditTakesNothingFromTranslatedLocales() throws {
-        let (folder, bundles, _) = try PruneTests.releases("production")
+        let (folder, bundles, _) = try PruneTests.releases("production", [[], [PruneTests.thanksEdited]])
         defer { try? FileManager.default.removeItem(at: folder) }
         let r1 = bundles[0], r2 = bundles[1]
-        let monthly = "com.example.parla.plus.monthly"
-        func thanks(_ bundle: URL) throws -> [String: String] {
-            let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: bundle.appendingPathComponent("manifest.json"))) as! [String: Any]
-            var result: [String: String] = [:]
-            for entry in manifest["operations"] as! [[String: Any]] where entry["op"] as? String == "uploadMessage" && entry["product"] as? String == monthly && entry["key"] as? String == "thanks" {
-                result[entry["locale"] as! String] = entry["identifier"] as? String
-            }
-            return result
-        }
-        let before = try thanks(r1), after = try thanks(r2)
-        let stale = before.keys.filter { after[$0] == nil }.sorted()
-        let url = r2.appendingPathComponent("manifest.json")
-        var manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
-        if manifest["notShipped"] == nil && !stale.isEmpty {
-            manifest["notShipped"] = stale.map { ["key": "thanks", "locale": $0, "product": monthly, "reason": "untranslated"] }
-            try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: url)
-        }
+        let monthly = PruneTests.monthly
+        let before = try PruneTests.messages(r1), after = try PruneTests.messages(r2)
         let translated = before.keys.filter { $0 != "en-US" }.sorted()
-        #expect(!translated.isEmpty)
-        if let locale = stale.first(where: { $0 != "en-US" }) {
-            // diff shows the same plan: what the stale locale still shows is kept.
-            let diff = try MsgcRunner.run(["diff", r1.path, r2.path])
-            #expect(diff.stdout.contains("kept by that prune although the new bundle does not use them"), "\(diff.stdout)")
-            #expect(diff.stdout.contains("kept default of \(monthly) in \(locale): "), "\(diff.stdout)")
-            #expect(!diff.stdout.contains("  default  \(monthly) in \(locale)\n"), "\(diff.stdout)")
-        }
+        #expect(translated.count == 7)
+        #expect(after["en-US"] != nil && after["en-US"] != before["en-US"])
+        // keep-previous: nothing waits, every translated locale ships the same upload as before.
+        #expect(try PruneTests.notShipped(r2).isEmpty)
+        for locale in translated { #expect(after[locale] == before[locale], "\(locale) does not ship its previous translation") }
+        let diff = try MsgcRunner.run(["diff", r1.path, r2.path])
+        #expect(diff.stdout.contains("prune after applying the new bundle (`msgc prune NEW --previous OLD`): 0 default configurations, 1 message, 0 images"), "\(diff.stdout)")
 
         let standIn = try StandIn(folder: folder, environment: "production")
         defer { standIn.stop() }
@@ -198,9 +183,14 @@ struct LiveCycleTests {
         let served = try standIn.log().defaults
         let (s2, snapshot) = try Self.released(r2, standIn, folder: folder, name: "s2", previous: s1)
         #expect(!snapshot.stdout.contains("no longer answered"), "the snapshot dropped answers: \(snapshot.stdout)")
+        let answers = try String(contentsOf: s2, encoding: .utf8)
+        for locale in translated { #expect(answers.contains(before[locale]!), "the snapshot no longer answers with the \(locale) thank-you") }
+        #expect(try standIn.log().defaults["\(monthly)/en-US"] == after["en-US"], "apply did not re-point the English default")
 
         let dryRun = try PruneTests.prune(r2, previous: [r1], standIn, extra: ["--snapshot", s2.path])
         #expect(dryRun.status == 0, "\(dryRun.stdout)")
+        #expect(dryRun.stdout.contains("dry run: 1 deletion (0 default configurations, 1 message, 0 images)"), "\(dryRun.stdout)")
+        #expect(dryRun.stdout.contains("would delete message \(before["en-US"]!): "), "\(dryRun.stdout)")
         for locale in translated {
             #expect(!dryRun.stdout.contains("would delete default of \(monthly) in \(locale)"), "\(dryRun.stdout)")
             #expect(!dryRun.stdout.contains("would delete message \(before[locale]!)"), "\(dryRun.stdout)")
@@ -209,8 +199,10 @@ struct LiveCycleTests {
         let log = try standIn.log()
         for locale in translated {
             #expect(log.defaults["\(monthly)/\(locale)"] == served["\(monthly)/\(locale)"], "the \(locale) default was taken away")
-            #expect(log.messages[before[locale]!] != nil || after[locale] == before[locale])
+            #expect(log.defaults["\(monthly)/\(locale)"] == before[locale])
+            #expect(log.messages[before[locale]!] != nil, "the \(locale) thank-you was deleted")
         }
+        #expect(log.messages[before["en-US"]!] == nil)
         #expect(log.servedDeleted == 0)
     }
 }
