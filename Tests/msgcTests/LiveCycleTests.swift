@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 43: the release cycle as a team lives it, against the stand-in of Apple in production
 /// (uploads wait for review until `/_standin/approve`): build, apply, state fetch, realtime
 /// snapshot, prune; nothing live is deleted on the way.
-@Suite(.serialized, .enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
+@Suite(.ownThreads, .serialized, .enabled(if: StandIn.python != nil, "needs Python with PyJWT and cryptography (scripts/test.sh makes .build-venv)"))
 struct LiveCycleTests {
     static let germanOffer = (from: "Dein nächstes Jahr", to: "Dein neues Jahr")
 
