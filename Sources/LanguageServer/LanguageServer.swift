@@ -262,7 +262,11 @@ public final class LanguageServer {
         for document in documents.values { if let path = document.path { overlay[path] = document.text } }
         let result = Compilation.compile(ContentTree(root: root, overlay: overlay, cache: cache))
         compilation = result
-        findings = Dictionary(grouping: result.diagnostics) { $0.location.path }
+        // An open translation file also gets the translator's report of `msgc lint FILE`: what
+        // is left to do in it, and which units wait for the writer's fix (not orphans).
+        let openPaths = Set(documents.values.compactMap(\.path))
+        let reportNotes = result.policy.outcome(of: TranslatorReport.notes(for: result) { openPaths.contains($0) }).diagnostics
+        findings = Dictionary(grouping: result.diagnostics + reportNotes) { $0.location.path }
         var indexes = lineIndexes()
         for document in documents.values.sorted(by: { $0.uri < $1.uri }) {
             guard let path = document.path else { continue }

@@ -94,6 +94,35 @@ public struct SourceFile: Hashable, Sendable {
         return String(decoding: utf8[start..<end], as: UTF8.self)
     }
 
+    /// The scalars of 1-based line `number` at 1-based columns `columns` (counted in scalars),
+    /// decoded from those bytes alone; nil when the line is not that long. A fix-it on a line
+    /// of a megabyte (a one-line XLIFF file) reads a few scalars, not the whole line.
+    public func scalars(line number: Int, columns: Range<Int>) -> [Unicode.Scalar]? {
+        let starts = index.starts(of: self)
+        guard number >= 1, number <= starts.count, columns.lowerBound >= 1 else { return nil }
+        let start = starts[number - 1]
+        var end = number < starts.count ? starts[number] : utf8.count
+        if number < starts.count {
+            if end > start, utf8[end - 1] == 0x0A { end -= 1 }
+            if end > start, utf8[end - 1] == 0x0D { end -= 1 }
+        }
+        // Scalars begin at every byte that is not a continuation byte (10xxxxxx).
+        var column = 0
+        var from: Int?
+        var byte = start
+        while byte < end {
+            if utf8[byte] & 0xC0 != 0x80 {
+                column += 1
+                if column == columns.lowerBound { from = byte }
+                if column == columns.upperBound { break }
+            }
+            byte += 1
+        }
+        guard let from, column >= columns.upperBound - 1 else { return nil }
+        let result = Array(String(decoding: utf8[from..<byte], as: UTF8.self).unicodeScalars)
+        return result.count == columns.count ? result : nil
+    }
+
     /// Where each line starts in `utf8`, by the file's `lineBreaks`.
     static func lineStarts(_ utf8: [UInt8], from textStart: Int, lineBreaks: LineBreaks) -> [Int] {
         var starts = [textStart]

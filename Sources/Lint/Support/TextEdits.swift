@@ -22,11 +22,11 @@ extension LintContext {
         let scalars = Array(text.value.unicodeScalars)
         guard scalarOffset >= 0, length > 0, scalarOffset + length <= scalars.count else { return nil }
         let location = location(of: text, atScalarOffset: scalarOffset, length: length)
+        // Only the scalars the edit needs are read from the line, which may be a megabyte long.
         guard let line = location.line, let column = location.column, location.endLine == line,
               let endColumn = location.endColumn, endColumn > column,
-              let written = catalog.sourceFiles[location.path]?.line(line).map({ Array($0.unicodeScalars) }),
-              endColumn - 1 <= written.count else { return nil }
-        let segment = written[(column - 1)..<(endColumn - 1)]
+              let file = catalog.sourceFiles[location.path],
+              let segment = file.scalars(line: line, columns: column..<endColumn) else { return nil }
         let removed = scalars[scalarOffset..<(scalarOffset + length)]
         let path = location.path.lowercased()
         if path.hasSuffix(".xliff") || path.hasSuffix(".xlf") {
@@ -36,7 +36,7 @@ extension LintContext {
         switch text.style {
         case .quoted:
             guard let quoteLine = text.location.line, let quoteColumn = text.location.column,
-                  let quote = quoteLine == line ? written[safe: quoteColumn - 1] : nil,
+                  let quote = quoteLine == line ? file.scalars(line: line, columns: quoteColumn..<(quoteColumn + 1))?.first : nil,
                   WrittenText.yamlQuoted(segment, quote: quote).map({ $0.elementsEqual(removed) }) == true,
                   !replacement.unicodeScalars.contains(where: { $0 == quote || $0 == "\\" || $0.value < 0x20 }) else { return nil }
             return FixIt.Edit(location: location, replacement: replacement)
@@ -49,9 +49,9 @@ extension LintContext {
             } else {
                 // A block scalar: a line's first character may go only when what follows it
                 // is not white space, which would then count as indentation.
-                let isLineStart = written[..<(column - 1)].allSatisfy { $0 == " " }
+                let isLineStart = column == 1 || file.scalars(line: line, columns: 1..<column)?.allSatisfy { $0 == " " } == true
                 if isLineStart {
-                    guard let next = written[safe: endColumn - 1], next != " ", next != "\t",
+                    guard let next = file.scalars(line: line, columns: endColumn..<(endColumn + 1))?.first, next != " ", next != "\t",
                           replacement.unicodeScalars.first.map({ $0 != " " && $0 != "\t" }) ?? true else { return nil }
                 }
                 guard !replacement.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else { return nil }
