@@ -317,10 +317,13 @@ extension RealtimeCommandTests {
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle + "/manifest.json"))) as! [String: Any]
         let japanese = Set((manifest["operations"] as! [[String: Any]]).filter { $0["op"] as? String == "uploadMessage" && $0["locale"] as? String == "ja" }.map { $0["identifier"] as! String })
         #expect(!japanese.isEmpty)
-        var held = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as! [String: [String: [[String: String]]]]
-        held["messages"]!["messageIdentifiers"] = held["messages"]!["messageIdentifiers"]!.map { entry in
+        // The state names its origin (`environment`, `bundleId`, strings) beside the lists.
+        var held = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as! [String: Any]
+        var messages = held["messages"] as! [String: [[String: String]]]
+        messages["messageIdentifiers"] = messages["messageIdentifiers"]!.map { entry in
             japanese.contains(entry["messageIdentifier"]!) ? ["messageIdentifier": entry["messageIdentifier"]!, "messageState": "REJECTED"] : entry
         }
+        held["messages"] = messages
         let rejected = folder.appendingPathComponent("rejected.json").path
         try JSONSerialization.data(withJSONObject: held).write(to: URL(fileURLWithPath: rejected))
         let result = try MsgcRunner.run(["realtime", "snapshot", bundle, "--state", rejected, "--out", folder.appendingPathComponent("s.json").path, "--previous", deployed, "--quiet"])
