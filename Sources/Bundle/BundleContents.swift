@@ -11,11 +11,19 @@ public struct BundleContents: Sendable {
     /// The message identifier each `configureDefault` entry points at, by its `file`.
     public var defaultTargets: [String: String]
 
-    public init(manifest: Manifest, files: [String], messageBodies: [String: UploadedMessageBody], defaultTargets: [String: String]) {
+    /// `realtime.json`: the facts a realtime answer trusts, which the manifest's copies match;
+    /// nil in a bundle written by an earlier msgc, whose digest does not cover them.
+    public var realtime: RealtimeFacts?
+
+    public init(
+        manifest: Manifest, files: [String], messageBodies: [String: UploadedMessageBody], defaultTargets: [String: String],
+        realtime: RealtimeFacts? = nil
+    ) {
         self.manifest = manifest
         self.files = files
         self.messageBodies = messageBodies
         self.defaultTargets = defaultTargets
+        self.realtime = realtime
     }
 }
 

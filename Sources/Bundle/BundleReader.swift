@@ -7,8 +7,9 @@ import Model
 /// be some other folder altogether. The reader checks the manifest's shape and says where it is
 /// wrong (line and column, as for the state file), refuses file names that leave the bundle, and
 /// reads the small JSON files that say what each message holds and where each default
-/// configuration points. Whether the files match their recorded SHA-256 is the bundle writer's check,
-/// as it owns the digest.
+/// configuration points. `realtime.json`, when the bundle has one (every bundle this msgc
+/// writes), is read strictly and the manifest's copies of its facts must match it. Whether the
+/// files match their recorded SHA-256 and the digest is `readVerified`'s check.
 public enum BundleReader {
     /// Why a folder cannot be read as a bundle; `description` names the file and, for JSON, the
     /// line and column.
@@ -37,10 +38,27 @@ public enum BundleReader {
         case .failure(.tooLarge(let size)): throw Failure("'\(manifestPath)' has \(size) bytes, more than msgc reads")
         case .failure(.unreadable(let reason)): throw Failure("'\(manifestPath)' cannot be read: \(reason)")
         }
-        let manifest = try parseManifest(manifestBytes, path: manifestPath)
-
         let files = try listFiles(folder, displayPath: displayPath)
         let present = Set(files)
+        // What a realtime answer trusts is in realtime.json, which the digest covers; the
+        // manifest keeps copies for its readers, and they must be the same.
+        var realtime: RealtimeFacts?
+        if present.contains(RealtimeFacts.file) {
+            let realtimePath = "\(displayPath.hasSuffix("/") ? displayPath : displayPath + "/")\(RealtimeFacts.file)"
+            switch FileReader.bytes(at: folder.appendingPathComponent(RealtimeFacts.file), limit: maxJSONBytes) {
+            case .success(let bytes):
+                do {
+                    realtime = try RealtimeFacts.decode(bytes, path: realtimePath)
+                } catch {
+                    throw Failure(error.description)
+                }
+            case .failure(.missing): throw Failure("'\(realtimePath)' does not exist")
+            case .failure(.tooLarge(let size)): throw Failure("'\(realtimePath)' has \(size) bytes, more than msgc reads")
+            case .failure(.unreadable(let reason)): throw Failure("'\(realtimePath)' cannot be read: \(reason)")
+            }
+        }
+        let manifest = try parseManifest(manifestBytes, path: manifestPath, realtime: realtime)
+
         var messageBodies: [String: UploadedMessageBody] = [:]
         var defaultTargets: [String: String] = [:]
         for entry in manifest.entries {
@@ -52,7 +70,14 @@ public enum BundleReader {
             case .uploadImage: continue
             case .uploadMessage:
                 let root = try json(at: folder.appendingPathComponent(entry.file), path: filePath)
-                messageBodies[entry.file] = try messageBody(root, path: filePath)
+                let body = try messageBody(root, path: filePath)
+                // What the upload `requires` is what the snapshot judges approved before it
+                // answers with the message: the images of its body, which the digest covers.
+                let images = Array(Set([body.image?.identifier].compactMap { $0 } + body.bullets.compactMap(\.imageIdentifier))).sorted()
+                guard entry.requires == images else {
+                    throw Failure("'\(manifestPath)' is damaged: the entry of '\(entry.file)' requires [\(entry.requires.joined(separator: ", "))], but its body shows the images [\(images.joined(separator: ", "))]")
+                }
+                messageBodies[entry.file] = body
             case .configureDefault:
                 let root = try json(at: folder.appendingPathComponent(entry.file), path: filePath)
                 guard case .string(let identifier) = root.member("messageIdentifier")?.value else {
@@ -61,7 +86,7 @@ public enum BundleReader {
                 defaultTargets[entry.file] = identifier.lowercased()
             }
         }
-        return BundleContents(manifest: manifest, files: files, messageBodies: messageBodies, defaultTargets: defaultTargets)
+        return BundleContents(manifest: manifest, files: files, messageBodies: messageBodies, defaultTargets: defaultTargets, realtime: realtime)
     }
 
     /// Reads the bundle in `folder` and checks every file against its manifest: each entry's
@@ -74,6 +99,8 @@ public enum BundleReader {
     public static func readVerified(_ folder: URL, displayPath: String) throws(Failure) -> BundleContents {
         let contents = try read(folder, displayPath: displayPath)
         var limits: [String: Int] = [:]
+        // The one file that is no request: listed by no entry, yet hashed into the digest.
+        if contents.realtime != nil { limits[RealtimeFacts.file] = maxJSONBytes }
         for entry in contents.manifest.entries {
             limits[entry.file] = entry.operation == .uploadImage ? ContentLimits.maxImageBytes : maxJSONBytes
         }
@@ -106,9 +133,9 @@ public enum BundleReader {
 
     // MARK: - manifest.json
 
-    public static func parseManifest(_ bytes: [UInt8], path: String) throws(Failure) -> Manifest {
+    public static func parseManifest(_ bytes: [UInt8], path: String, realtime: RealtimeFacts? = nil) throws(Failure) -> Manifest {
         do {
-            return try Manifest.decode(bytes, path: path)
+            return try Manifest.decode(bytes, path: path, realtime: realtime)
         } catch {
             throw Failure(error.description)
         }

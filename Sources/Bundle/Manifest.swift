@@ -244,18 +244,24 @@ public struct Manifest: Hashable, Sendable {
         public init(_ description: String) { self.description = description }
     }
 
-    /// Reads `manifest.json`; `path` is how messages name it.
-    public static func decode(_ bytes: [UInt8], path: String) throws(Failure) -> Manifest {
+    /// Reads `manifest.json`; `path` is how messages name it. With `realtime` (the bundle's
+    /// `realtime.json`, which the digest covers), the manifest's copies of its facts must be the
+    /// same, or the manifest is refused at the first member that differs.
+    public static func decode(_ bytes: [UInt8], path: String, realtime: RealtimeFacts? = nil) throws(Failure) -> Manifest {
         let root: JSONDocument.Node
         do {
             root = try JSONDocument.parse(bytes)
         } catch {
             throw Failure("\(path):\(error.line):\(error.column): not valid JSON: \(error.message)")
         }
-        return try Decoder(path: path).manifest(root)
+        let decoder = Decoder(path: path)
+        let manifest = try decoder.manifest(root)
+        if let realtime { try decoder.check(manifest, root, against: realtime) }
+        return manifest
     }
 
-    private struct Decoder {
+    /// Reads manifest.json and realtime.json alike.
+    struct Decoder {
         let path: String
 
         func fail(_ node: JSONDocument.Node, _ message: String) -> Failure {
@@ -386,6 +392,64 @@ public struct Manifest: Hashable, Sendable {
             }
         }
 
+        /// The manifest's copies of what `realtime.json` holds, member by member: the first that
+        /// differs is refused where the manifest writes it.
+        func check(_ manifest: Manifest, _ root: JSONDocument.Node, against facts: RealtimeFacts) throws(Failure) {
+            let file = RealtimeFacts.file
+            let edited = "the manifest was edited after msgc wrote the bundle; build it again"
+            func quoted(_ text: String?) -> String { text.map { "'\($0)'" } ?? "absent" }
+            guard let products = manifest.products, let list = root.member("products"), case .array(let items) = list.value else {
+                throw fail(root, "missing \"products\", which \(file) (covered by the digest) lists; \(edited)")
+            }
+            guard products.count == facts.products.count else {
+                throw fail(list, "\"products\" lists \(products.count) product\(products.count == 1 ? "" : "s"), but \(file), which the digest covers, lists \(facts.products.count); \(edited)")
+            }
+            for (item, (mine, theirs)) in zip(items, zip(products, facts.products)) {
+                func differ(_ field: String, _ value: String, _ other: String) -> Failure {
+                    fail(item.member(field) ?? item, "\"\(field)\" of product '\(mine.id)' is \(value), but \(file), which the digest covers, says \(other); \(edited)")
+                }
+                func arms(_ product: Product) -> String {
+                    product.realtime.isEmpty ? "absent" : "'" + product.realtime.map { "\($0.message) weight \($0.weight)" }.joined(separator: ", ") + "'"
+                }
+                if mine.id != theirs.id { throw differ("id", quoted(mine.id), quoted(theirs.id)) }
+                if mine.group != theirs.group { throw differ("group", quoted(mine.group), quoted(theirs.group)) }
+                if mine.choice != theirs.choice { throw differ("choice", quoted(mine.choice?.rawValue), quoted(theirs.choice?.rawValue)) }
+                if mine != theirs {
+                    // Located at the first entry that differs, or at the list when one is longer.
+                    var node = item.member("realtime") ?? item
+                    if case .array(let entries)? = item.member("realtime")?.value,
+                       let index = zip(mine.realtime, theirs.realtime).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset,
+                       index < entries.count {
+                        let entry = entries[index]
+                        node = mine.realtime[index].message != theirs.realtime[index].message ? entry.member("message") ?? entry : entry.member("weight") ?? entry
+                    }
+                    throw fail(node, "\"realtime\" of product '\(mine.id)' is \(arms(mine)), but \(file), which the digest covers, says \(arms(theirs)); \(edited)")
+                }
+            }
+            var listed = Set<String>()
+            for (section, entries) in [("operations", manifest.operations), ("present", manifest.present ?? []), ("deferred", manifest.deferred ?? [])] {
+                guard let list = root.member(section), case .array(let items) = list.value else { continue }
+                for (item, entry) in zip(items, entries) where entry.operation == .uploadMessage {
+                    let identifier = entry.identifier ?? ""
+                    guard let fact = facts.message(identifier) else {
+                        throw fail(item, "message \(identifier) is not in \(file), which the digest covers; \(edited)")
+                    }
+                    listed.insert(identifier)
+                    let fields: [(String, String?, String?)] = [
+                        ("product", entry.product, fact.product), ("locale", entry.locale, fact.locale), ("key", entry.key, fact.key),
+                        ("messageType", entry.messageType?.rawValue, fact.messageType.rawValue), ("switchTo", entry.switchTo, fact.switchTo),
+                        ("billingPlanType", entry.billingPlanType, fact.billingPlanType), ("offer", entry.offer, fact.offer),
+                    ]
+                    for (field, value, other) in fields where value != other {
+                        throw fail(item.member(field) ?? item, "\"\(field)\" of message \(identifier) is \(quoted(value)), but \(file), which the digest covers, says \(quoted(other)); \(edited)")
+                    }
+                }
+            }
+            if let extra = facts.messages.first(where: { !listed.contains($0.identifier) }) {
+                throw fail(root, "\(file), which the digest covers, lists message \(extra.identifier) ('\(extra.key)' of \(extra.product) in \(extra.locale)), which no uploadMessage entry of the manifest has; \(edited)")
+            }
+        }
+
         static func isHex(_ text: Substring) -> Bool {
             text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
         }
@@ -406,6 +470,7 @@ public struct Manifest: Hashable, Sendable {
                 }
                 let file = try string("file", in: item)
                 guard BundleReader.isSafeRelativePath(file) else { throw fail(item.member("file")!, "\"file\" must be a path inside the bundle, not '\(file)'") }
+                guard file != RealtimeFacts.file else { throw fail(item.member("file")!, "\"file\" must not be \(RealtimeFacts.file), which is no request body") }
                 let sha256 = try string("sha256", in: item)
                 guard Self.isHex(sha256[...]) else { throw fail(item.member("sha256")!, "\"sha256\" must be 64 lower-case hexadecimal digits") }
                 var entry = Entry(operation: operation, identifier: nil, file: file, sha256: sha256, source: try string("source", in: item))

@@ -196,7 +196,7 @@ public enum BundleBuilder {
 
         var manifest = Manifest(
             generatorVersion: input.generatorVersion, bundleId: input.config.bundleId.value, environment: input.environment,
-            release: input.release, digest: digest(of: files), operations: operations + defaultOperations)
+            release: input.release, digest: "", operations: operations + defaultOperations)
         manifest.notShipped = input.notShipped.sorted()
         manifest.products = input.config.products.map { product in
             Manifest.Product(
@@ -222,6 +222,9 @@ public enum BundleBuilder {
             manifest.deferred = deferred
             manifest.unreferenced = unreferenced
         }
+        // What a realtime answer trusts, in a file the digest covers (the manifest keeps copies).
+        if let facts = RealtimeFacts(manifest: manifest) { files[RealtimeFacts.file] = facts.json.canonicalBytes }
+        manifest.digest = digest(of: files)
         var bundle = UploadBundle(
             files: files, manifest: manifest, imageCount: imageUploads.count, messageCount: planned.count,
             defaultCount: defaultOperations.count + deferred.count)

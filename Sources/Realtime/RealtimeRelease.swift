@@ -11,7 +11,8 @@ public enum RealtimeRelease {
         public init(_ description: String) { self.description = description }
     }
 
-    /// The snapshot of the bundle in `bundle` (verified against its manifest first) for what
+    /// The snapshot of the bundle in `bundle` (verified against its manifest first, and refused
+    /// without the `realtime.json` that puts its realtime facts under the digest) for what
     /// Apple holds (`state`), keeping approved versions from the snapshot at `previous`.
     public static func snapshot(
         bundle: URL, bundlePath: String, state: StateFile, previous: URL?, previousPath: String?, generatorVersion: String
@@ -21,6 +22,11 @@ public enum RealtimeRelease {
             contents = try BundleReader.readVerified(bundle, displayPath: bundlePath)
         } catch {
             throw Failure(error.description)
+        }
+        // What the snapshot trusts must be what the digest names: an earlier msgc kept it in
+        // the manifest only, where an edit after review goes unseen.
+        guard contents.realtime != nil else {
+            throw Failure("'\(bundlePath)' has no \(RealtimeFacts.file) (an earlier msgc wrote it), so its digest does not cover the offers, products and weights a snapshot trusts; build it again with this msgc")
         }
         let earlier = try previous.map { url throws(Failure) in try load(url, displayPath: previousPath ?? url.path) }
         do {

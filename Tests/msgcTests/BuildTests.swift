@@ -30,8 +30,8 @@ import TestSupport
             let out = scratch.appendingPathComponent(environment).path
             #expect(try MsgcRunner.run(["build", "--content", example, "--environment", environment, "--out", out]).status == 0)
         }
-        let sandbox = Set(try MsgcRunner.files(in: scratch.appendingPathComponent("sandbox")).keys.filter { !$0.hasPrefix("defaults/") && $0 != "manifest.json" })
-        let production = Set(try MsgcRunner.files(in: scratch.appendingPathComponent("production")).keys.filter { !$0.hasPrefix("defaults/") && $0 != "manifest.json" })
+        let sandbox = Set(try MsgcRunner.files(in: scratch.appendingPathComponent("sandbox")).keys.filter { !$0.hasPrefix("defaults/") && $0 != "manifest.json" && $0 != "realtime.json" })
+        let production = Set(try MsgcRunner.files(in: scratch.appendingPathComponent("production")).keys.filter { !$0.hasPrefix("defaults/") && $0 != "manifest.json" && $0 != "realtime.json" })
         #expect(!sandbox.isEmpty)
         #expect(sandbox.isDisjoint(with: production))
     }

@@ -317,6 +317,7 @@ extension RealtimeCommandTests {
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle + "/manifest.json"))) as! [String: Any]
         let japanese = Set((manifest["operations"] as! [[String: Any]]).filter { $0["op"] as? String == "uploadMessage" && $0["locale"] as? String == "ja" }.map { $0["identifier"] as! String })
         #expect(!japanese.isEmpty)
+        // The state names its origin (`environment`, `bundleId`, strings) beside the lists.
         var held = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as! [String: Any]
         var messages = held["messages"] as! [String: [[String: String]]]
         messages["messageIdentifiers"] = messages["messageIdentifiers"]!.map { entry in

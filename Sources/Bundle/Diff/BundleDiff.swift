@@ -75,6 +75,22 @@ public struct BundleDiff: Sendable {
         public var withheldReason: String?
     }
 
+    /// A realtime fact that differs between the bundles (what `realtime.json` holds): a message's
+    /// `messageType`, `switchTo`, `billingPlanType` or `offer`, for a message both bundles ship
+    /// (matched by product, locale and key, whatever its identifier), or a product's `group`,
+    /// `choice` or `realtime` entries (`field` "product" when only one bundle lists it). These
+    /// change no upload, but change what a snapshot of the new bundle answers and signs.
+    public struct RealtimeChange: Sendable, Equatable {
+        public var product: String
+        /// A message's place; nil for a fact of the product.
+        public var locale: String?
+        public var key: String?
+        public var field: String
+        /// The values as written (`realtime` entries as `KEY:WEIGHT, …`); nil when absent.
+        public var old: String?
+        public var new: String?
+    }
+
     public var old: Side
     public var new: Side
     /// Every message, image and default configuration of either bundle, unchanged ones included,
@@ -87,9 +103,14 @@ public struct BundleDiff: Sendable {
     public var prunable: [Prunable] = []
     /// What that prune keeps although the new bundle does not use it, and why.
     public var pruneKept: [PrunePlan.Kept] = []
+    /// Realtime facts that differ, products first (by id), then messages by product, locale and key.
+    public var realtime: [RealtimeChange] = []
 
-    /// Whether the bundles differ at all.
-    public var hasChanges: Bool {
+    /// Whether the bundles differ at all, realtime facts included.
+    public var hasChanges: Bool { hasUploadChanges || !realtime.isEmpty }
+
+    /// Whether the uploads or default configurations differ.
+    public var hasUploadChanges: Bool {
         messages.contains { $0.change != .unchanged } || images.contains { $0.change != .unchanged }
             || defaults.contains { $0.change != .unchanged }
     }
@@ -179,7 +200,46 @@ public struct BundleDiff: Sendable {
         let plan = prunePlan(old: old, oldPath: oldPath, new: new)
         diff.prunable = prunable(plan)
         diff.pruneKept = plan.kept
+        diff.realtime = realtimeChanges(old: old.manifest, new: new.manifest)
         return diff
+    }
+
+    /// The realtime facts that differ. A manifest written before msgc recorded them (no
+    /// `products`, an upload without `messageType`) has nothing to compare there.
+    static func realtimeChanges(old: Manifest, new: Manifest) -> [RealtimeChange] {
+        var changes: [RealtimeChange] = []
+        if let before = old.products, let after = new.products {
+            func arms(_ product: Manifest.Product) -> String? {
+                product.realtime.isEmpty ? nil : product.realtime.map { "\($0.message):\($0.weight)" }.joined(separator: ", ")
+            }
+            let oldProducts = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let newProducts = Dictionary(after.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for id in Set(oldProducts.keys).union(newProducts.keys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                guard let was = oldProducts[id], let now = newProducts[id] else {
+                    changes.append(RealtimeChange(product: id, field: "product", old: oldProducts[id]?.id, new: newProducts[id]?.id))
+                    continue
+                }
+                for (field, value, other) in [
+                    ("group", was.group, now.group), ("choice", was.choice?.rawValue, now.choice?.rawValue), ("realtime", arms(was), arms(now)),
+                ] where value != other {
+                    changes.append(RealtimeChange(product: id, field: field, old: value, new: other))
+                }
+            }
+        }
+        for (key, before, after) in pairs(
+            BundleContents(manifest: old, files: [], messageBodies: [:], defaultTargets: [:]),
+            BundleContents(manifest: new, files: [], messageBodies: [:], defaultTargets: [:]), .uploadMessage,
+            key: { [$0.product ?? "", $0.locale ?? "", $0.key ?? ""] })
+        {
+            guard let before, let after, before.messageType != nil, after.messageType != nil else { continue }
+            for (field, value, other) in [
+                ("messageType", before.messageType?.rawValue, after.messageType?.rawValue), ("switchTo", before.switchTo, after.switchTo),
+                ("billingPlanType", before.billingPlanType, after.billingPlanType), ("offer", before.offer, after.offer),
+            ] where value != other {
+                changes.append(RealtimeChange(product: key[0], locale: key[1], key: key[2], field: field, old: value, new: other))
+            }
+        }
+        return changes
     }
 
     /// The entries of one operation in both bundles, matched by `key` and sorted by it.

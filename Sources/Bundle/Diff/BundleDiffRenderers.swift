@@ -40,6 +40,11 @@ public enum BundleDiffTextRenderer {
             }
         }
 
+        if !diff.realtime.isEmpty {
+            out += "\nrealtime facts (what a snapshot of the new bundle answers and signs)\n"
+            for change in diff.realtime { out += "  \(realtimeLine(change))\n" }
+        }
+
         if !diff.prunable.isEmpty {
             out += "\nprune after applying the new bundle (`msgc prune NEW --previous OLD`): "
             out += [(BundleDiff.Prunable.Kind.defaultConfiguration, "default configuration"), (.message, "message"), (.image, "image")]
@@ -57,10 +62,12 @@ public enum BundleDiffTextRenderer {
         out += "messages: " + counts(diff.messages.map(\.change), withheldIfAny(diff.messages.map(\.change), [.new, .gone, .changed, .unchanged])) + "\n"
         out += "images: " + counts(diff.images.map(\.change), [.new, .gone, .changed, .unchanged]) + "\n"
         out += "default configurations: " + counts(diff.defaults.map(\.change), withheldIfAny(diff.defaults.map(\.change), [.new, .gone, .repointed, .unchanged])) + "\n"
+        if !diff.realtime.isEmpty { out += "realtime facts: \(diff.realtime.count) changed\n" }
         let reviewMessages = diff.messages.count(where: \.needsReview)
         let reviewImages = diff.images.count(where: \.needsReview)
-        if !diff.hasChanges {
-            out += "the bundles hold the same uploads and default configurations\n"
+        if !diff.hasUploadChanges {
+            out += "the bundles hold the same uploads and default configurations"
+            out += diff.realtime.isEmpty ? "\n" : ", but not the same realtime facts\n"
         } else if reviewMessages + reviewImages == 0 {
             out += "nothing new for Apple to review\n"
         } else {
@@ -74,6 +81,20 @@ public enum BundleDiffTextRenderer {
 
     static func describe(_ side: BundleDiff.Side) -> String {
         "\(safe(side.path))  \(safe(side.environment))  \(side.release.map { "release \(safe($0))" } ?? "no release")  \(safe(side.digest))"
+    }
+
+    /// `PRODUCT  LOCALE  message KEY: FIELD 'OLD' → 'NEW'`, or `PRODUCT  FIELD …` for a product's own fact.
+    static func realtimeLine(_ change: BundleDiff.RealtimeChange) -> String {
+        func value(_ text: String?) -> String { text.map { "'\(safe($0))'" } ?? "absent" }
+        if change.field == "product" {
+            return "\(safe(change.product))  product \(change.old == nil ? "new" : "gone")"
+        }
+        let place = if let locale = change.locale, let key = change.key {
+            "\(safe(change.product))  \(safe(locale))  message \(safe(key)): "
+        } else {
+            "\(safe(change.product))  "
+        }
+        return place + "\(change.field) \(value(change.old)) → \(value(change.new))"
     }
 
     static func row(_ change: BundleDiff.Change, _ what: String, note: String) -> String {
@@ -133,7 +154,9 @@ public enum BundleDiffTextRenderer {
 ///
 /// `messages`, `images` and `defaults` list what changes (unchanged entries are only counted,
 /// under `summary`), in the same order as the text; `review` lists the identifiers Apple must
-/// review before they can be shown.
+/// review before they can be shown; `realtime`, present only when some realtime fact differs,
+/// lists each as `product`, `locale` and `key` (null for a product's own fact), `field`, `old`
+/// and `new` (null when absent).
 public enum BundleDiffJSONRenderer {
     public static let schemaVersion = 1
 
@@ -179,6 +202,13 @@ public enum BundleDiffJSONRenderer {
         ]
         if !diff.pruneKept.isEmpty, case .object(var members) = document {
             members["pruneKept"] = .array(diff.pruneKept.map { ["name": .string($0.name), "why": .string($0.why)] })
+            document = .object(members)
+        }
+        if !diff.realtime.isEmpty, case .object(var members) = document {
+            members["realtime"] = .array(diff.realtime.map {
+                ["product": .string($0.product), "locale": optional($0.locale), "key": optional($0.key), "field": .string($0.field),
+                 "old": optional($0.old), "new": optional($0.new)]
+            })
             document = .object(members)
         }
         return document.canonicalText

@@ -16,10 +16,12 @@ extension Msgc {
                 that Apple reviews again), default configurations new, gone or re-pointed (now \
                 pointing at another message); then images, and the counts, unchanged included. A \
                 message or default the sources still have but the new bundle does not ship (its \
-                manifest's notShipped: a locale waiting for translation) is withheld, never gone.
+                manifest's notShipped: a locale waiting for translation) is withheld, never gone. \
+                Realtime facts that differ (a message's offer, switchTo, billingPlanType or type; a \
+                product's group, choice or weights) are listed too, though they change no upload.
 
-                Exit status: 0 (with --exit-code: 0 only when the bundles hold the same uploads and \
-                default configurations, else 1); 2 when a folder is not an msgc bundle, its manifest \
+                Exit status: 0 (with --exit-code: 0 only when the bundles hold the same uploads, \
+                default configurations and realtime facts, else 1); 2 when a folder is not an msgc bundle, its manifest \
                 is corrupt, its files do not match their digest, or the bundles are for different \
                 apps or environments.
                 """)
