@@ -106,7 +106,7 @@ import TestSupport
         let content = scratch.appendingPathComponent("content")
         let executable = scratch.appendingPathComponent("msgc")
         try FileManager.default.copyItem(atPath: example, toPath: content.path)
-        try FileManager.default.copyItem(at: MsgcRunner.executable, to: executable)
+        try MsgcRunner.copyExecutable(MsgcRunner.executable, to: executable)
         let destination = parent.appendingPathComponent("bundle")
         #expect(try build("sandbox", into: destination).status == 0)
         let previous = try snapshot(destination)

@@ -58,6 +58,17 @@ struct MsgcRunner {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Copies an executable to `destination` through a descriptor closed on exec. A copy made
+    /// with FileManager keeps its descriptor open while it writes, so a process another test
+    /// starts meanwhile inherits it, and running the copy then fails with "Text file busy".
+    static func copyExecutable(_ source: URL, to destination: URL) throws {
+        let bytes = try Data(contentsOf: source)
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path]) }
+        defer { close(descriptor) }
+        try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(contentsOf: bytes)
+    }
+
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -10,7 +10,7 @@ import TestSupport
     static func lonelyMsgc() throws -> (folder: URL, msgc: URL) {
         let folder = try MsgcRunner.temporaryFolder()
         let msgc = folder.appendingPathComponent("msgc")
-        try FileManager.default.copyItem(at: MsgcRunner.executable, to: msgc)
+        try MsgcRunner.copyExecutable(MsgcRunner.executable, to: msgc)
         return (folder, msgc)
     }
 
@@ -60,7 +60,7 @@ import TestSupport
         let work = folder.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("bin/msgc-realtime"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: MsgcRunner.serverExecutable, to: work.appendingPathComponent("msgc-realtime"))
+        try MsgcRunner.copyExecutable(MsgcRunner.serverExecutable, to: work.appendingPathComponent("msgc-realtime"))
         let shadowed = try MsgcRunner.run(
             ["realtime", "serve", "--help"], in: work, environment: ["PATH": "::\(folder.path)/bin:/usr/bin"], program: msgc)
         #expect(shadowed.status == 2, "\(shadowed.stdout)")
