@@ -70,6 +70,20 @@ import TestSupport
         }
     }
 
+    /// A tree msgc cannot read (no msgc.yaml) stops extract and pseudo as an I/O failure, 2, as
+    /// it stops lint and build: it is no finding about the sources.
+    @Test func aTreeWithoutMsgcYAMLIsAnIOFailure() throws {
+        let copy = try exampleCopy()
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("msgc.yaml"))
+        let out = copy.deletingLastPathComponent().appendingPathComponent("out.xliff").path
+        for arguments in [["extract", "--locale", "de-DE"], ["pseudo", "--locale", "en-XA"]] {
+            let result = try MsgcRunner.run(arguments + ["--content", copy.path, "--out", out])
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("[CFG001]"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
     @Test func outIntoAFolderThatDoesNotExistSaysSo() throws {
         let copy = try exampleCopy()
         let missing = copy.deletingLastPathComponent().appendingPathComponent("missing")
