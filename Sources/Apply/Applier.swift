@@ -33,8 +33,9 @@ public struct Applier: Sendable {
 
     public struct Report: Sendable {
         public var results: [(entry: Manifest.Entry, result: Result)] = []
-        /// success, findings (Apple refused content), failure (stopped early) or waiting (review).
-        public var status: ExitStatus = .success
+        /// What the run came to: content Apple refused (findings), what waits for review, why it
+        /// stopped early; `Verdict.status` decides the exit status.
+        public var verdict = Verdict()
         /// Why the run stopped early, when it did.
         public var failure: String?
         public var requests = RequestCounts()
@@ -113,7 +114,7 @@ public struct Applier: Sendable {
             state = read.state
             report.warnings = read.warnings
         } catch {
-            report.status = error.status
+            report.verdict.failures.append(error.kind)
             report.failure = error.description
             return counted(report)
         }
@@ -142,13 +143,13 @@ public struct Applier: Sendable {
             }
             report.results.append((entry, result))
             switch result {
-            case .refused: report.status = max(report.status, .findings)
-            case .waiting: report.status = max(report.status, .waiting)
+            case .refused: report.verdict.failingFindings += 1
+            case .waiting: report.verdict.awaitingReview += 1
             default: break
             }
         }
         if let failure {
-            report.status = max(report.status, Self.status(failure))
+            report.verdict.failures.append(Self.failure(failure))
             report.failure = Self.describe(failure)
         }
         if manifest.environment == .production && !dryRun {
@@ -274,10 +275,15 @@ public struct Applier: Sendable {
         return text
     }
 
-    /// The exit status a failure ends the run with: a wait beyond `--max-wait` is resumable.
-    static func status(_ error: AppleClient.Failure) -> ExitStatus {
-        if case .stopped(.waitExceeded) = error { return .waiting }
-        return .failure
+    /// What kind of failure stopped the run: a wait beyond `--max-wait` is resumable; refused
+    /// credentials are a usage failure; the rest an I/O failure.
+    static func failure(_ error: AppleClient.Failure) -> CommandFailure {
+        switch error {
+        case .stopped(.waitExceeded): .waitExceeded
+        case .unauthorized, .credentials: .usage
+        // Another lane stopped it: that lane's failure is the one reported.
+        case .stopped(.stopped), .unavailable, .unusableAnswer, .bundleChanged: .io
+        }
     }
 
     static func describe(_ error: AppleClient.Failure) -> String {

@@ -37,7 +37,8 @@ public struct Pruner: Sendable {
         /// What reading Apple's state said on the way.
         public var warnings: [String] = []
         public var results: [(deletion: Deletion, result: Result)] = []
-        public var status: ExitStatus = .success
+        /// What the run came to, for `Verdict.status`.
+        public var verdict = Verdict()
         public var failure: String?
         /// Planned deletions the run did not reach (it stopped early).
         public var left = 0
@@ -70,13 +71,13 @@ public struct Pruner: Sendable {
         do {
             (report.plan, report.warnings) = try plan()
         } catch {
-            report.status = error.status
+            report.verdict.failures.append(error.kind)
             report.failure = error.description
             return counted(report)
         }
         guard let confirm else { return counted(report) }
         guard report.plan.isCovered(by: confirm) else {
-            report.status = .failure
+            report.verdict.failures.append(.usage)
             report.failure = "--confirm \(confirm) does not match the plan, which holds \(report.plan.headline); nothing was deleted: review the dry run again, then confirm its count"
             return counted(report)
         }
@@ -90,7 +91,7 @@ public struct Pruner: Sendable {
                 do {
                     result = try delete(deletion)
                 } catch {
-                    report.status = max(report.status, Applier.status(error))
+                    report.verdict.failures.append(Applier.failure(error))
                     report.failure = Applier.describe(error)
                     report.left = report.plan.deletions.count - index
                     break
@@ -100,7 +101,7 @@ public struct Pruner: Sendable {
             case .deleted, .alreadyGone: break
             default:
                 notDeleted.insert(deletion.identifier)
-                report.status = max(report.status, .findings)
+                report.verdict.failingFindings += 1
             }
             report.results.append((deletion, result))
             progress(deletion, result)
@@ -159,7 +160,7 @@ public struct Pruner: Sendable {
         do {
             served = try DefaultReader.read(client, pairs: PrunePlan.pairs(live: contents, earlier: previous.map(\.contents)))
         } catch {
-            throw StateReader.Failure(description: Applier.describe(error), status: Applier.status(error))
+            throw StateReader.Failure(description: Applier.describe(error), kind: Applier.failure(error))
         }
         let plan = PrunePlan.make(
             live: contents, earlier: previous, apple: .init(state: read.state, served: served), snapshots: snapshots, allUnreferenced: allUnreferenced)

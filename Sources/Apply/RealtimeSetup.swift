@@ -13,9 +13,10 @@ import Model
 public final class RealtimeSetup: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
-        /// 1 Apple refused what was asked; 2 usage, credentials, a service that does not answer
-        /// or an answer msgc cannot read; 3 a wait beyond `--max-wait` (run again to carry on).
-        public var status: ExitStatus
+        /// What the command came to: a finding when Apple refused what was asked; a usage
+        /// failure (what was given, credentials), an I/O failure (a service that does not answer,
+        /// an answer msgc cannot read) or a wait beyond `--max-wait` (run again to carry on).
+        public var verdict: Verdict
     }
 
     /// Apple's `RealtimeUrlRequest` takes at most this many characters.
@@ -74,7 +75,7 @@ public final class RealtimeSetup: Sendable {
     /// Configure Realtime URL. In production Apple refuses a URL until a sandbox performance
     /// test has passed; the failure says so.
     public func setURL(_ url: String) throws(Failure) {
-        if let problem = Self.urlProblem(url) { throw Failure(description: "the URL is refused: \(problem); nothing was sent", status: .failure) }
+        if let problem = Self.urlProblem(url) { throw Failure(description: "the URL is refused: \(problem); nothing was sent", verdict: Verdict(.usage)) }
         let body = JSONValue.object(["realtimeURL": .string(url)]).compactBytes
         let response = try send(.configureRealtimeURL, method: "PUT", path: Self.urlPath, body: Data(body))
         guard response.status == 200 else {
@@ -83,10 +84,10 @@ public final class RealtimeSetup: Sendable {
                 throw Failure(
                     description: "Apple refused the URL (\(Applier.refusal(response))): production takes a realtime URL only once a sandbox "
                         + "performance test of it has passed; run `msgc realtime perftest --environment sandbox` against it first",
-                    status: .findings)
+                    verdict: Verdict(failingFindings: 1))
             }
             if code == 4000215 || response.status == 400 {
-                throw Failure(description: "Apple refused the URL (\(Applier.refusal(response)))", status: .findings)
+                throw Failure(description: "Apple refused the URL (\(Applier.refusal(response)))", verdict: Verdict(failingFindings: 1))
             }
             throw refused("Configure Realtime URL", response)
         }
@@ -98,14 +99,14 @@ public final class RealtimeSetup: Sendable {
         if response.status == 404, response.appleError.code == 4040021 { return nil }
         guard response.status == 200 else { throw refused("Get Realtime URL", response) }
         guard let root = try? JSONDocument.parse(Array(response.body)), case .object = root.value else {
-            throw Failure(description: "Get Realtime URL answered with something that is not a JSON object", status: .failure)
+            throw Failure(description: "Get Realtime URL answered with something that is not a JSON object", verdict: Verdict(.io))
         }
         switch root.member("realtimeURL")?.value {
         case .string(let text)?: return text
         case nil, .null?: return nil
         case .some:
             throw Failure(description: "Get Realtime URL answered with realtimeURL as \(root.member("realtimeURL")!.kindName), not a string",
-                          status: .failure)
+                          verdict: Verdict(.io))
         }
     }
 
@@ -140,7 +141,7 @@ public final class RealtimeSetup: Sendable {
     /// and the configuration Apple says it will use.
     public func startTest(originalTransactionID: String) throws(Failure) -> (requestID: String, config: PerformanceTestResult.Config?) {
         if let problem = Self.transactionIDProblem(originalTransactionID) {
-            throw Failure(description: "--original-transaction-id '\(originalTransactionID)' is refused: \(problem)", status: .failure)
+            throw Failure(description: "--original-transaction-id '\(originalTransactionID)' is refused: \(problem)", verdict: Verdict(.usage))
         }
         let body = JSONValue.object(["originalTransactionId": .string(originalTransactionID)]).compactBytes
         let response = try send(.startPerformanceTest, method: "POST", path: "/inApps/v1/messaging/performanceTest", body: Data(body))
@@ -148,23 +149,23 @@ public final class RealtimeSetup: Sendable {
             switch response.appleError.code {
             case 4000213?:
                 throw Failure(description: "Apple refused to start a test (\(Applier.refusal(response))): a test is already running for this app; "
-                    + "wait for it, or resume it with --request-id if you have its id", status: .findings)
+                    + "wait for it, or resume it with --request-id if you have its id", verdict: Verdict(failingFindings: 1))
             case 4000211?:
                 throw Failure(description: "Apple refused to start a test (\(Applier.refusal(response))): check --original-transaction-id "
                     + "(a subscription of this app in sandbox) and that the sandbox realtime URL is set (`msgc realtime url set`)",
-                    status: .findings)
+                    verdict: Verdict(failingFindings: 1))
             default:
                 throw refused("Initiate Performance Test", response)
             }
         }
         guard let root = try? JSONDocument.parse(Array(response.body)), case .object = root.value else {
-            throw Failure(description: "Initiate Performance Test answered with something that is not a JSON object", status: .failure)
+            throw Failure(description: "Initiate Performance Test answered with something that is not a JSON object", verdict: Verdict(.io))
         }
         guard case .string(let id)? = root.member("requestId")?.value else {
-            throw Failure(description: "Initiate Performance Test answered without a requestId string; the test cannot be followed", status: .failure)
+            throw Failure(description: "Initiate Performance Test answered without a requestId string; the test cannot be followed", verdict: Verdict(.io))
         }
         if let problem = Self.requestIDProblem(id) {
-            throw Failure(description: "Initiate Performance Test answered with a requestId msgc will not use: \(problem)", status: .failure)
+            throw Failure(description: "Initiate Performance Test answered with a requestId msgc will not use: \(problem)", verdict: Verdict(.io))
         }
         var ignored: [String] = []
         return (id, root.member("config").flatMap { PerformanceTestResult.Config($0, warnings: &ignored) })
@@ -177,7 +178,7 @@ public final class RealtimeSetup: Sendable {
         requestID: String, maxWait: TimeInterval, progress: (PerformanceTestResult) -> Void = { _ in }
     ) throws(Failure) -> PerformanceTestResult {
         if let problem = Self.requestIDProblem(requestID) {
-            throw Failure(description: "--request-id '\(requestID)' is refused: \(problem)", status: .failure)
+            throw Failure(description: "--request-id '\(requestID)' is refused: \(problem)", verdict: Verdict(.usage))
         }
         let deadline = Date().addingTimeInterval(maxWait)
         let interval = pace.settings(environment).intervals[.getPerformanceTestResult] ?? 10
@@ -189,25 +190,25 @@ public final class RealtimeSetup: Sendable {
                 throw Failure(
                     description: "the test \(requestID) had no result within --max-wait (\(Self.seconds(maxWait)))\(pending); "
                         + "run `msgc realtime perftest --request-id \(requestID)` to carry on waiting",
-                    status: .waiting)
+                    verdict: Verdict(.waitExceeded))
             }
             first = false
             let response: AppleClient.Response
             do {
                 response = try send(.getPerformanceTestResult, method: "GET", path: "/inApps/v1/messaging/performanceTest/result/" + requestID)
-            } catch where error.status == .waiting {
-                throw Failure(description: error.description + "; resume with --request-id \(requestID)", status: .waiting)
+            } catch where error.verdict.failures.contains(.waitExceeded) {
+                throw Failure(description: error.description + "; resume with --request-id \(requestID)", verdict: Verdict(.waitExceeded))
             }
             guard response.status == 200 else {
                 switch response.appleError.code {
                 case 4040018?, 4000212?:
                     throw Failure(description: "Apple knows no performance test \(requestID) (\(Applier.refusal(response))); check --request-id",
-                                  status: .failure)
+                                  verdict: Verdict(.usage))
                 default: throw refused("Get Performance Test Results", response)
                 }
             }
             guard let root = try? JSONDocument.parse(Array(response.body)), case .object = root.value else {
-                throw Failure(description: "Get Performance Test Results answered with something that is not a JSON object", status: .failure)
+                throw Failure(description: "Get Performance Test Results answered with something that is not a JSON object", verdict: Verdict(.io))
             }
             let result = PerformanceTestResult(root, requestID: requestID)
             progress(result)
@@ -228,7 +229,7 @@ public final class RealtimeSetup: Sendable {
         do {
             return try client.send(endpoint, method: method, path: path, body: body, contentType: body == nil ? nil : "application/json")
         } catch {
-            throw Failure(description: Applier.describe(error), status: Applier.status(error))
+            throw Failure(description: Applier.describe(error), verdict: Verdict(Applier.failure(error)))
         }
     }
 
@@ -236,9 +237,9 @@ public final class RealtimeSetup: Sendable {
     private func refused(_ name: String, _ response: AppleClient.Response) -> Failure {
         if response.status == 404 && response.appleError.code == nil {
             return Failure(description: "\(name) answered 404 without an error code: Apple documents that for an account without access "
-                + "to the Retention Messaging API's realtime endpoints", status: .failure)
+                + "to the Retention Messaging API's realtime endpoints", verdict: Verdict(.io))
         }
-        return Failure(description: "\(name) was refused: \(Applier.refusal(response))", status: .findings)
+        return Failure(description: "\(name) was refused: \(Applier.refusal(response))", verdict: Verdict(failingFindings: 1))
     }
 }
 

@@ -11,8 +11,8 @@ import Model
 public enum StateReader {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
-        /// How the command ends: a 429 beyond `--max-wait` is resumable, the rest a failure.
-        public var status: ExitStatus
+        /// Why the read stopped: a 429 beyond `--max-wait` is resumable, the rest a failure.
+        public var kind: CommandFailure
     }
 
     /// `msgc state fetch`: the state file's bytes (msgc's canonical JSON) and the warnings about
@@ -34,7 +34,7 @@ public enum StateReader {
                     HeldDefault(product: pair.product, locale: pair.locale, messageIdentifier: message, location: SourceLocation(path: ""))
                 }
             } catch {
-                throw Failure(description: Applier.describe(error), status: Applier.status(error))
+                throw Failure(description: Applier.describe(error), kind: Applier.failure(error))
             }
         }
         fetched.state.environment = environment.rawValue
@@ -52,15 +52,15 @@ public enum StateReader {
             guard let state else {
                 throw Failure(
                     description: "Apple's lists are not shaped as Apple documents them: " + diagnostics.map(\.message).joined(separator: "; "),
-                    status: .failure)
+                    kind: .io)
             }
             return (state, diagnostics.map { "Apple's lists: \($0.message)" })
         } catch let failure as Failure {
             throw failure
         } catch let error as AppleClient.Failure {
-            throw Failure(description: Applier.describe(error), status: Applier.status(error))
+            throw Failure(description: Applier.describe(error), kind: Applier.failure(error))
         } catch {
-            throw Failure(description: "\(error)", status: .failure)
+            throw Failure(description: "\(error)", kind: .io)
         }
     }
 

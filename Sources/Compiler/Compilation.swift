@@ -42,7 +42,14 @@ public struct Compilation: Sendable {
     public static func compile(_ tree: ContentTree) -> Compilation {
         var tree = tree
         tree.keepsTranslatorNotes = false
-        var (catalog, parseDiagnostics) = tree.load()
+        let (catalog, parseDiagnostics) = tree.load()
+        return compile(root: tree.root, loaded: catalog, parseDiagnostics)
+    }
+
+    /// Checks a tree already read (`ContentTree.load`), as `compile(_:)` does after reading it:
+    /// extract and pseudo read translators' notes too, and judge what they read as build does.
+    public static func compile(root: URL, loaded catalog: Catalog, _ parseDiagnostics: [Diagnostic]) -> Compilation {
+        var parseDiagnostics = parseDiagnostics
         let localization = Localizer.localize(catalog)
         if let config = catalog.config {
             let binding = LocaleBinding(config)
@@ -59,7 +66,7 @@ public struct Compilation: Sendable {
         let findings = context.map(Linter.lint(context:)) ?? []
         let settings = RuleSettings(catalog.config?.ruleSettings ?? [], codes: Codes.all)
         return Compilation(
-            root: tree.root, catalog: catalog, localization: localization, findings: parseDiagnostics + findings + settings.diagnostics,
+            root: root, catalog: catalog, localization: localization, findings: parseDiagnostics + findings + settings.diagnostics,
             policy: SeverityPolicy(settings: settings))
     }
 

@@ -18,8 +18,9 @@ import XLIFF
 ///    finding) is a fault of the file whatever its locale, and is no forecast;
 /// 4. `--strict`: every warning left becomes an error, forecasts included.
 ///
-/// The status follows from what is reported: a file msgc could not read is 2, an error for
-/// which the command's `fails` holds 1 (every error with `--strict`), else 0.
+/// What is reported becomes a `Verdict` (`verdict(of:fails:)`): a file msgc could not read is
+/// an I/O failure, an error for which the command's `fails` holds (every error with `--strict`)
+/// a failing finding; `Verdict.status` turns it into 2, 1 or 0.
 public struct SeverityPolicy: Sendable {
     /// The project's settings (step 2).
     public var settings: RuleSettings
@@ -48,15 +49,15 @@ public struct SeverityPolicy: Sendable {
     /// block it); with `--strict`, every error does.
     public func outcome(of findings: [Diagnostic], fails: (Diagnostic) -> Bool = { _ in true }) -> Outcome {
         let reported = settle(findings).sortedForOutput()
-        let status: ExitStatus =
-            if reported.contains(where: { ParserDiagnostics.ioFailureCodes.contains($0.code) }) {
-                .failure
-            } else if reported.contains(where: { $0.severity == .error && (strict || fails($0)) }) {
-                .findings
-            } else {
-                .success
-            }
-        return Outcome(reported, status: status)
+        return Outcome(reported, verdict: verdict(of: reported, fails: fails))
+    }
+
+    /// What settled findings come to: a file msgc could not read is an I/O failure; an error
+    /// for which `fails` holds (any error with `--strict`) a failing finding.
+    public func verdict(of settled: [Diagnostic], fails: (Diagnostic) -> Bool = { _ in true }) -> Verdict {
+        var verdict = Verdict(failingFindings: settled.count { $0.severity == .error && (strict || fails($0)) })
+        if settled.contains(where: { ParserDiagnostics.ioFailureCodes.contains($0.code) }) { verdict.failures.append(.io) }
+        return verdict
     }
 
     /// Codes of what msgc could not read: step 3 leaves them as they are.

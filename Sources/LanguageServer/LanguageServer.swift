@@ -51,14 +51,15 @@ public final class LanguageServer {
         self.log = log
     }
 
-    /// Serves standard input and output until `exit`; returns the exit status: 0 after
-    /// `shutdown`, 1 when `exit` came without it or the stream ended, 2 when standard output
-    /// cannot be written (the editor cannot be answered any more).
+    /// Serves standard input and output until `exit`; returns how it ended, for `Verdict.status`
+    /// to turn into the exit status: success after `shutdown` (0), `exitWithoutShutdown` when
+    /// `exit` came without it or the stream ended (1, as LSP asks), an I/O failure when standard
+    /// output cannot be written (2: the editor cannot be answered any more).
     ///
     /// Standard error is only the editor's log: a line that cannot be written there (a full
     /// disk, a closed pipe) is dropped, and the server goes on. SIGPIPE is ignored so that a
     /// closed pipe is a failed write the server handles, on either stream, and not its end.
-    public static func serve(version: String) -> Int32 {
+    public static func serve(version: String) -> Verdict {
         signal(SIGPIPE, SIG_IGN)
         let server = LanguageServer(writer: MessageWriter(fileDescriptor: 1), version: version) { line in
             // Lines quote what the editor sent (method names, paths): terminal-safe, as a
@@ -69,11 +70,11 @@ public final class LanguageServer {
         return server.run(&reader)
     }
 
-    func run(_ reader: inout MessageReader) -> Int32 {
+    func run(_ reader: inout MessageReader) -> Verdict {
         while true {
             switch reader.next() {
             case .end:
-                return isShutDown ? 0 : 1
+                return ending
             case .skipped(let why, let lost):
                 log("skipped \(why)")
                 // A message may have been in what was dropped: say so as JSON-RPC says for a
@@ -86,15 +87,18 @@ public final class LanguageServer {
             }
             if let failure = writeFailure {
                 log("cannot write to standard output: \(String(cString: strerror(failure))); stopping")
-                return failure == EPIPE ? (isShutDown ? 0 : 1) : 2
+                return failure == EPIPE ? ending : Verdict(.io)
             }
         }
     }
 
     // MARK: - Dispatch
 
-    /// Handles one message; returns an exit status when it was `exit`.
-    func handle(_ body: [UInt8]) -> Int32? {
+    /// How `exit`, or the end of the stream, ends the server: LSP asks for 1 without `shutdown` first.
+    private var ending: Verdict { isShutDown ? .success : Verdict(.exitWithoutShutdown) }
+
+    /// Handles one message; returns how the server ends when it was `exit`.
+    func handle(_ body: [UInt8]) -> Verdict? {
         let message: JSONDocument.Node
         do {
             message = try JSONDocument.parse(body)
@@ -124,7 +128,7 @@ public final class LanguageServer {
             isShutDown = true
             respond(id: id, .null)
         case "exit":
-            return isShutDown ? 0 : 1
+            return ending
         case "textDocument/didOpen":
             guard let document = params?.member("textDocument"), let uri = Self.string(document.member("uri")),
                   let text = Self.string(document.member("text")) else { return invalidParams(id, method) }
@@ -189,7 +193,7 @@ public final class LanguageServer {
         check(changed: nil)
     }
 
-    private func invalidParams(_ id: JSONValue?, _ method: String) -> Int32? {
+    private func invalidParams(_ id: JSONValue?, _ method: String) -> Verdict? {
         if let id { respondError(id: id, code: -32602, "'\(method)' is missing a parameter it needs") } else { log("\(method): missing parameters; ignored") }
         return nil
     }

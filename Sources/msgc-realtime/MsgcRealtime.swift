@@ -46,10 +46,10 @@ struct MsgcRealtime: ParsableCommand {
             }
         } catch let refusal as Refusal {
             do throws(OutputFailure) { try Output.error(refusal.message) } catch { error.report() }
-            Foundation.exit(ExitStatus.failure.rawValue)
+            Foundation.exit(Verdict(refusal.failure).status.rawValue)
         } catch let failure as OutputFailure {
             failure.report()
-            Foundation.exit(ExitStatus.failure.rawValue)
+            Foundation.exit(Verdict(.io).status.rawValue)
         } catch {
             let typed = type(of: command) == MsgcRealtime.self ? name : "\(name) \(type(of: command).configuration.commandName ?? "")"
             fail(error, "Error: \(message(for: error))\n  See '\(typed) --help' for more information.")
@@ -64,18 +64,22 @@ struct MsgcRealtime: ParsableCommand {
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
             .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
         do throws(OutputFailure) { try Output.write(lines + "\n", to: .standardError) } catch { error.report() }
-        Foundation.exit(ExitStatus.failure.rawValue)
+        Foundation.exit(Verdict(.usage).status.rawValue)
     }
 }
 
-/// A subcommand of the server: `main` alone turns what it threw into an exit status.
+/// A subcommand of the server: `main` alone turns what it threw into an exit status, through
+/// `Verdict.status` as msgc's `main` does.
 protocol ServerCommand: ParsableCommand {
     func execute() throws
 }
 
-/// The server cannot start: `main` says `msgc: MESSAGE` on standard error and ends with 2.
+/// The server cannot start: `main` says `msgc: MESSAGE` on standard error and ends as
+/// `Verdict` decides for a usage failure (2). The server reports no findings.
 struct Refusal: Error {
     var message: String
+    /// Every reason the server cannot start is in what it was given: a key, a snapshot, a port.
+    var failure: CommandFailure { .usage }
 
     init(_ message: String) {
         self.message = message

@@ -85,14 +85,18 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
-    /// Reports the errors that would stop a build and ends the command with exit status 1 when
-    /// there are any: commands that write files for translators work from sound sources only.
-    func refuseBlockingErrors(_ catalog: Catalog, _ diagnostics: [Diagnostic], nothing: String) throws {
-        let sourceLocale = catalog.config?.sourceLocale.value
-        let blocking = diagnostics.filter { ReleasePlan.blocksBuild($0, sourceLocale: sourceLocale) }
-        guard !blocking.isEmpty else { return }
-        try write(blocking, sources: catalog.sourceFiles, to: .standardError)
-        throw Refusal(.findings, "fix the message sources first; \(nothing)")
+    /// What stops a command that writes files for translators, which works from sound sources
+    /// only: the errors that would stop a build, judged as build judges them (msgc.yaml's
+    /// `rules:` through the project's `SeverityPolicy`; a code set `off` or to `warning` no longer
+    /// stops it). They are reported on standard error, and the outcome is returned: 1, or 2 when
+    /// a file could not be read. Nil when nothing stops the command.
+    func blockingErrors(_ compilation: Compilation, nothing: String) throws -> Outcome? {
+        let sourceLocale = compilation.catalog.config?.sourceLocale.value
+        let blocks = { (diagnostic: Diagnostic) in ReleasePlan.blocksBuild(diagnostic, sourceLocale: sourceLocale) }
+        let outcome = compilation.policy.outcome(of: compilation.findings, fails: blocks)
+        guard outcome.status != .success else { return nil }
+        try write(outcome.diagnostics.filter(blocks), sources: compilation.snippetSources, to: .standardError)
+        return try Outcome.stop("fix the message sources first; \(nothing)", outcome)
     }
 
     /// Fails with exit status 2 when the content folder does not exist.
@@ -131,7 +135,7 @@ func refuseToLoseTranslations(
         let locale = language.map { " (\($0))" } ?? ""
         why = "holds \(count) translation\(count == 1 ? "" : "s")\(locale) that the new file would not carry over"
     }
-    throw Refusal(.failure, "'\(out)' \(why); nothing was written. Choose another --out, or move the file away first")
+    throw Refusal(.usage, "'\(out)' \(why); nothing was written. Choose another --out, or move the file away first")
 }
 
 /// Whether `out` is the locale's file in the content tree (`usedFile`, root-relative), however
@@ -168,7 +172,7 @@ func refuseToWriteIntoTheTree(at out: String, contentPath: String, localeFile: S
     } else {
         return
     }
-    throw Refusal(.failure, "'\(out)' \(why). Nothing was written; choose another --out")
+    throw Refusal(.usage, "'\(out)' \(why). Nothing was written; choose another --out")
 }
 
 private func resolvedPath(_ path: String) -> String? {
@@ -226,7 +230,7 @@ enum StateOption {
             }
             try Output.write(text, to: .standardError)
         }
-        guard let state else { throw Refusal(.failure, "the state file cannot be used; nothing was written") }
+        guard let state else { throw Refusal(.usage, "the state file cannot be used; nothing was written") }
         return state
     }
 
@@ -234,7 +238,7 @@ enum StateOption {
     /// the one the command works on; one without them was warned about when it was read (STA011).
     static func requireOrigin(_ state: StateFile, path: String, environment: Environment, bundleId: String) throws {
         if let mismatch = StateFileParser.mismatch(state, path: path, environment: environment, bundleId: bundleId) {
-            throw Refusal(.failure, mismatch + "; nothing was written")
+            throw Refusal(.usage, mismatch + "; nothing was written")
         }
     }
 }

@@ -40,7 +40,7 @@ struct Msgc: ParsableCommand {
         if let arguments = ServerExecutable.arguments(from: CommandLine.arguments) {
             let reason = ServerExecutable.run(arguments)
             do throws(OutputFailure) { try Output.error(reason) } catch { error.report() }
-            Foundation.exit(Outcome.Status.failure.rawValue)
+            Foundation.exit(Verdict(.io).status.rawValue)
         }
         // A file-size limit (`ulimit -f`) must be an I/O failure like a full disk, exit status 2
         // with the previous bundle intact, not a kill by SIGXFSZ midway through writing.
@@ -54,33 +54,34 @@ struct Msgc: ParsableCommand {
             // What was typed is wrong: the message, then the usage of the command it was for.
             fail(error, fullMessage(for: error))
         }
-        let status: ExitStatus
+        let verdict: Verdict
         do {
             if let command = command as? any MsgcCommand {
-                status = try command.execute().status
+                verdict = try command.execute().verdict
             } else {
                 // The root and `state` only print their help.
                 try command.run()
-                status = .success
+                verdict = .success
             }
         } catch let refusal as Refusal {
             do throws(OutputFailure) {
                 try Output.error(refusal.message)
-                status = refusal.status
+                verdict = Verdict(refusal.kind.failure)
             } catch {
                 error.report()
-                status = .failure
+                verdict = Verdict(.io)
             }
         } catch let failure as OutputFailure {
             // Standard output or standard error could not be written.
             failure.report()
-            status = .failure
+            verdict = Verdict(.io)
         } catch {
             // What was asked for cannot be done (no content tree, a locale the project lacks): the
             // command line was read, so the usage is no help, only where to read about the command.
             fail(error, "Error: \(message(for: error))\n  See '\(commandLine(of: type(of: command))) --help' for more information.")
         }
-        // The one place an outcome becomes an exit status.
+        // The one place an outcome becomes an exit status: `Verdict.status` decides it.
+        let status = verdict.status
         if status != .success { Foundation.exit(status.rawValue) }
     }
 
@@ -92,7 +93,7 @@ struct Msgc: ParsableCommand {
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
             .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
         do throws(OutputFailure) { try Output.write(lines + "\n", to: .standardError) } catch { error.report() }
-        Foundation.exit(Outcome.Status.failure.rawValue)
+        Foundation.exit(Verdict(.usage).status.rawValue)
     }
 
     /// How the command `type` is typed: `msgc lint`, `msgc state fetch`.

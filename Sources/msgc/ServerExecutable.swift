@@ -73,7 +73,7 @@ extension Msgc.RealtimeCommand {
         var arguments: [String] = []
 
         func execute() throws -> Outcome {
-            throw Refusal(.failure, ServerExecutable.run(["serve"] + arguments))
+            throw Refusal(.io, ServerExecutable.run(["serve"] + arguments))
         }
     }
 }

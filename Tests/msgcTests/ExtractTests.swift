@@ -35,6 +35,55 @@ import TestSupport
         #expect(try MsgcRunner.files(in: rebuilt) == MsgcRunner.files(in: reference))
     }
 
+    /// Extract and pseudo stop on what would stop a build, judged as build judges it: msgc.yaml's
+    /// `rules:` settle the severities first, so a rule set to `warning` or `off` no longer stops them.
+    @Test func extractAndPseudoFollowTheProjectsRules() throws {
+        let copy = try exampleCopy()
+        let source = copy.appendingPathComponent("messages/plus/monthly.yaml")
+        let text = try String(contentsOf: source, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "header: Thanks for learning with us", with: #"header: "Thanks for\u2028learning with us""#).utf8)
+            .write(to: source)
+        let out = copy.deletingLastPathComponent().appendingPathComponent("de-DE.xliff").path
+        let pseudoOut = copy.deletingLastPathComponent().appendingPathComponent("en-XA.xliff").path
+        let extract = ["extract", "--content", copy.path, "--locale", "de-DE", "--out", out]
+        let pseudo = ["pseudo", "--content", copy.path, "--locale", "en-XA", "--out", pseudoOut]
+
+        let stopped = try MsgcRunner.run(extract)
+        #expect(stopped.status == 1, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("[TXT004]"), "\(stopped.stderr)")
+        #expect(stopped.stderr.hasSuffix("msgc: fix the message sources first; nothing was extracted\n"), "\(stopped.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let stoppedPseudo = try MsgcRunner.run(pseudo)
+        #expect(stoppedPseudo.status == 1, "\(stoppedPseudo.stderr)")
+        #expect(stoppedPseudo.stderr.hasSuffix("msgc: fix the message sources first; nothing was written\n"), "\(stoppedPseudo.stderr)")
+
+        let config = copy.appendingPathComponent("msgc.yaml")
+        let settings = try String(contentsOf: config, encoding: .utf8)
+        for level in ["warning", "off"] {
+            try Data((settings + "rules:\n  line-separator: \(level)\n").utf8).write(to: config)
+            let result = try MsgcRunner.run(extract)
+            #expect(result.status == 0, "\(level): \(result.stderr)")
+            #expect(FileManager.default.fileExists(atPath: out))
+            try FileManager.default.removeItem(atPath: out)
+            let pseudoResult = try MsgcRunner.run(pseudo)
+            #expect(pseudoResult.status == 0, "\(level): \(pseudoResult.stderr)")
+        }
+    }
+
+    /// A tree msgc cannot read (no msgc.yaml) stops extract and pseudo as an I/O failure, 2, as
+    /// it stops lint and build: it is no finding about the sources.
+    @Test func aTreeWithoutMsgcYAMLIsAnIOFailure() throws {
+        let copy = try exampleCopy()
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("msgc.yaml"))
+        let out = copy.deletingLastPathComponent().appendingPathComponent("out.xliff").path
+        for arguments in [["extract", "--locale", "de-DE"], ["pseudo", "--locale", "en-XA"]] {
+            let result = try MsgcRunner.run(arguments + ["--content", copy.path, "--out", out])
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("[CFG001]"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
     @Test func outIntoAFolderThatDoesNotExistSaysSo() throws {
         let copy = try exampleCopy()
         let missing = copy.deletingLastPathComponent().appendingPathComponent("missing")

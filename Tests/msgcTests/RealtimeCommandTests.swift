@@ -231,6 +231,10 @@ import TestSupport
             #expect(result.stdout.contains(answer.code), "\(answer.body): \(result.stdout)")
             #expect(result.status == (answer.code == "RTM009" ? 0 : 1), "\(answer.body)")
         }
+        // --strict makes a warning fail the check, as it does lint's (no msgc.yaml is read: the rules keep their severities).
+        let strict = try MsgcRunner.run(["realtime", "check", files[7], "--snapshot", snapshotPath, "--product", yearlyText.product, "--locale", "en-US", "--strict"])
+        #expect(strict.status == 1, "\(strict.stdout)")
+        #expect(strict.stdout.contains("error:") && strict.stdout.contains("[RTM009]"), "\(strict.stdout)")
         let sarif = try MsgcRunner.run(["realtime", "check", files[0], "--snapshot", snapshotPath, "--product", yearlyText.product, "--locale", "en-US", "--format", "sarif"])
         #expect(sarif.stdout.contains("\"ruleId\" : \"RTM003\"") || sarif.stdout.contains("\"ruleId\": \"RTM003\""))
         let human = try MsgcRunner.run(["realtime", "check", files[2], "--snapshot", snapshotPath, "--product", yearlyText.product, "--locale", "en-US"])

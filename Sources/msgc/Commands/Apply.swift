@@ -108,7 +108,7 @@ extension Msgc {
             do {
                 contents = try BundleReader.readVerified(folder, displayPath: bundle)
             } catch {
-                throw Refusal(.failure, "\(error); nothing was sent")
+                throw Refusal(.io, "\(error); nothing was sent")
             }
             let credentials = try apple.credentials(bundleID: contents.manifest.bundleId)
             let applier = Applier(
@@ -130,11 +130,11 @@ extension Msgc {
                 }
             }
             if let failure = report.failure { summary.append("stopped: \(failure)") }
-            if report.status == .waiting && report.failure == nil {
+            if report.verdict.status == .waiting && report.failure == nil {
                 summary.append("Apple reviews what was uploaded; run msgc apply again once it is approved")
             }
             try Output.write(summary.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
-            return Outcome(status: report.status)
+            return Outcome(report.verdict)
         }
 
         static func name(_ entry: Manifest.Entry) -> String {
@@ -193,13 +193,13 @@ extension Msgc {
                     bytes = document.bytes
                     warnings = document.warnings
                 } catch {
-                    throw Refusal(error.status, "\(error); nothing was written")
+                    return try .stop("\(error); nothing was written", Outcome(error.kind))
                 }
                 for warning in warnings { try Output.write("warning: " + TerminalText.escaped(warning) + "\n", to: .standardError) }
                 do {
                     try FileOutput.write(bytes, to: URL(fileURLWithPath: out))
                 } catch {
-                    throw Refusal(.failure, "\(error)")
+                    throw Refusal(.io, "\(error)")
                 }
                 try Output.write("wrote \(out): Apple's message and image lists for \(environment.rawValue)\n", to: .standardOutput)
                 return .success
@@ -218,7 +218,7 @@ extension Msgc {
                 do {
                     return try BundleReader.read(URL(fileURLWithPath: path), displayPath: path).manifest.bundleId
                 } catch {
-                    throw Refusal(.failure, "\(error); nothing was written")
+                    throw Refusal(.io, "\(error); nothing was written")
                 }
             }
         }

@@ -60,20 +60,20 @@ extension Msgc {
             if built.stoppedEarly {
                 // A file msgc could not read says so itself; an error in the sources gets a line that the build stopped.
                 if built.compilation.hasIOFailure { return outcome }
-                throw Refusal(.findings, "build stopped: \(outcome.summary); nothing was written")
+                return try .stop("build stopped: \(outcome.summary); nothing was written", outcome)
             }
             guard let bundle = built.bundle else {
-                throw Refusal(.failure, "build failed: \(built.failure.map { "\($0)" } ?? "")")
+                throw Refusal(.io, "build failed: \(built.failure.map { "\($0)" } ?? "")")
             }
             if outcome.status != .success {
                 let byStrict = strict && built.outcome(strict: false).status == .success
-                throw Refusal(outcome.status, "build stopped\(byStrict ? " by --strict" : ""): \(outcome.summary); nothing was written")
+                return try .stop("build stopped\(byStrict ? " by --strict" : ""): \(outcome.summary); nothing was written", outcome)
             }
             let destination = out ?? "build/\(environment.rawValue)"
             do {
                 try BundleWriter.write(bundle, to: URL(fileURLWithPath: destination))
             } catch {
-                throw Refusal(.failure, "cannot write the bundle: \(error)")
+                throw Refusal(.io, "cannot write the bundle: \(error)")
             }
             if !options.quiet {
                 var summary = "wrote \(destination): \(bundle.imageCount) image upload\(bundle.imageCount == 1 ? "" : "s"), "

@@ -84,7 +84,8 @@ extension Msgc {
                 useColor: color.isEnabled(for: .standardError))
             guard var report = run.report else {
                 try Output.write(HumanRenderer.render(run.failures, options: options), to: .standardError)
-                return Outcome(status: .failure)
+                // Why there is no report is in what was said: files msgc could not read, or no usable msgc.yaml.
+                return Outcome(.io)
             }
             if !locale.isEmpty {
                 // Matched as the project spells its locales, ignoring case and `_` for `-`.
@@ -93,7 +94,7 @@ extension Msgc {
                 for asked in locale {
                     guard let known = report.locales.first(where: { spelled($0) == spelled(asked) }) else {
                         let shown = report.locales.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
-                        throw Refusal(.failure, "--locale '\(TerminalText.escaped(asked))' is not a locale of the project; its locales are \(shown)")
+                        throw Refusal(.usage, "--locale '\(TerminalText.escaped(asked))' is not a locale of the project; its locales are \(shown)")
                     }
                     wanted.insert(known)
                 }
@@ -114,7 +115,7 @@ extension Msgc {
                 do {
                     try FileOutput.write(Array(text.utf8), to: URL(fileURLWithPath: out))
                 } catch {
-                    throw Refusal(.failure, "\(error)")
+                    throw Refusal(.io, "\(error)")
                 }
                 if !quiet { try Output.write("wrote \(out): \(CoverageWording.headline(report))\n", to: .standardOutput) }
             } else {
@@ -124,7 +125,7 @@ extension Msgc {
                 try Output.write(
                     "msgc: \(CoverageWording.headline(report)), below --fail-under \(Self.formatPercent(failUnder))\n",
                     to: .standardError)
-                return Outcome(status: .findings)
+                return Outcome(Verdict(failingFindings: 1))
             }
             return .success
         }

@@ -48,13 +48,14 @@ extension Msgc {
                 diff = try BundleDiff.compare(
                     old: URL(fileURLWithPath: oldBundle), oldPath: oldBundle, new: URL(fileURLWithPath: newBundle), newPath: newBundle)
             } catch {
-                throw Refusal(.failure, "\(error)")
+                throw Refusal(.io, "\(error)")
             }
             switch format {
             case .text: try Output.write(BundleDiffTextRenderer.render(diff), to: .standardOutput)
             case .json: try Output.write(BundleDiffJSONRenderer.render(diff), to: .standardOutput)
             }
-            return Outcome(status: exitCode && diff.hasChanges ? .findings : .success)
+            // With --exit-code, a difference is what was asked about: a finding.
+            return Outcome(Verdict(failingFindings: exitCode && diff.hasChanges ? 1 : 0))
         }
     }
 }

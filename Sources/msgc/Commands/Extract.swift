@@ -39,7 +39,8 @@ extension Msgc {
         func execute() throws -> Outcome {
             try options.requireContentTree()
             let (catalog, diagnostics) = ContentTree(root: options.contentURL).load()
-            try options.refuseBlockingErrors(catalog, diagnostics, nothing: "nothing was extracted")
+            let compilation = Compilation.compile(root: options.contentURL, loaded: catalog, diagnostics)
+            if let stop = try options.blockingErrors(compilation, nothing: "nothing was extracted") { return stop }
             let locale = try projectLocale(named: locale, among: catalog.config?.locales.map(\.value) ?? [], quiet: options.quiet)
             let version: TranslationFile.Version = xliff == .v2_0 ? .v2_0 : .v1_2
             let usedFile = catalog.config.flatMap { catalog.fileForLocale(sourceLocale: $0.sourceLocale.value)[locale]?.path }
@@ -57,15 +58,16 @@ extension Msgc {
             if replacesUsedFile, let out, case let dropping = diagnostics.filter({ $0.location.path == usedFile && leftOut.contains($0.code) }),
                !dropping.isEmpty {
                 try options.write(dropping, sources: catalog.sourceFiles, to: .standardError)
-                throw Refusal(.findings, "'\(out)' holds translations msgc cannot use (above), which writing it again would drop; keep one of each "
-                    + "repeated unit and move a <file> for another language to a file of its own first. Nothing was written")
+                return try .stop("'\(out)' holds translations msgc cannot use (above), which writing it again would drop; keep one of each "
+                    + "repeated unit and move a <file> for another language to a file of its own first. Nothing was written",
+                    Outcome(Verdict(failingFindings: dropping.count)))
             }
             var earlierOrphans: [TranslationUnit] = []
             if replacesUsedFile, let orphansURL {
                 switch XLIFFExport.orphans(at: orphansURL) {
                 case .success(let units): earlierOrphans = units
                 case .failure(let why):
-                    throw Refusal(.failure, "'\(orphansURL.relativePath)' exists but \(why.text), so msgc cannot add to it; nothing was written. Move it away first")
+                    throw Refusal(.io, "'\(orphansURL.relativePath)' exists but \(why.text), so msgc cannot add to it; nothing was written. Move it away first")
                 }
             }
             let extraction: XLIFFExport.Extraction
@@ -77,7 +79,8 @@ extension Msgc {
                 let paths = Set(files.map(\.path))
                 let reasons = diagnostics.filter { paths.contains($0.location.path) }
                 if !reasons.isEmpty { try options.write(reasons, sources: catalog.sourceFiles, to: .standardError) }
-                throw Refusal(.findings, "\(XLIFFExport.Failure.unusableTranslations(locale, files: files))")
+                // Files that cannot be used are findings about them, whether or not reading them said why.
+                return try .stop("\(XLIFFExport.Failure.unusableTranslations(locale, files: files))", Outcome(Verdict(failingFindings: max(1, reasons.count))))
             } catch {
                 throw ValidationError(error.description)
             }
@@ -98,13 +101,13 @@ extension Msgc {
                             config: catalog.config!, units: units, locale: locale, version: version, toolVersion: Msgc.version)
                         try FileOutput.write(Array(orphans.utf8), to: orphansURL)
                     case .failure(let conflict):
-                        throw Refusal(.failure, "'\(orphansURL.relativePath)' already keeps another translation of unit '\(conflict.text)', which "
+                        throw Refusal(.io, "'\(orphansURL.relativePath)' already keeps another translation of unit '\(conflict.text)', which "
                             + "'\(out)' no longer needs either; move that file away (or merge it by hand) and extract again. Nothing was written")
                     }
                 }
                 try FileOutput.write(Array(document.utf8), to: URL(fileURLWithPath: destination))
             } catch let error as FileOutput.Failure {
-                throw Refusal(.failure, "\(error)")
+                throw Refusal(.io, "\(error)")
             }
             try ExtractionReport.write(
                 extraction, pathPrefix: options.pathPrefix, orphansKeptIn: replacesUsedFile ? orphansURL.relativePath : nil, replacing: true,

@@ -31,7 +31,7 @@ extension Msgc {
             do {
                 try Scaffold.write(files, into: URL(fileURLWithPath: directory))
             } catch {
-                throw Refusal(.failure, "\(error)")
+                throw Refusal(.io, "\(error)")
             }
             try Output.write("""
                 created \(directory)/ with msgc.yaml, messages/welcome.yaml and the JSON Schemas editors read (schemas/)

@@ -19,7 +19,7 @@ extension Msgc {
 
         func execute() throws -> Outcome {
             // 1 when the editor ended the server without asking it to shut down first, as LSP says.
-            Outcome(status: ExitStatus(rawValue: LanguageServer.serve(version: Msgc.version)) ?? .failure)
+            Outcome(LanguageServer.serve(version: Msgc.version))
         }
     }
 }

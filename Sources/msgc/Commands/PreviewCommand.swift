@@ -44,7 +44,10 @@ extension Msgc {
             guard let summary = run.summary else {
                 let shown = run.compilation.diagnostics.filter { $0.severity == .error }
                 try options.write(shown, sources: run.compilation.snippetSources, to: .standardError)
-                throw Refusal(run.compilation.hasIOFailure ? .failure : .findings, "nothing to preview; nothing was written")
+                // What stops it is what it shows: a file msgc could not read (2), or errors (1).
+                var verdict = run.compilation.policy.verdict(of: shown)
+                verdict.failingFindings = max(verdict.failingFindings, 1)
+                return try .stop("nothing to preview; nothing was written", Outcome(verdict))
             }
             let pages = run.pages
             let folder = URL(fileURLWithPath: out)
@@ -52,7 +55,7 @@ extension Msgc {
                 try FileOutput.makeFolder(folder)
                 for page in pages { try FileOutput.write(Array(page.html.utf8), named: page.name, in: folder) }
             } catch {
-                throw Refusal(.failure, "cannot write the preview: \(error)")
+                throw Refusal(.io, "cannot write the preview: \(error)")
             }
             if !options.quiet {
                 var text = "wrote \(out)/\(pages.count == 1 ? pages[0].name : "index.html and \(pages.count - 1) locale pages"): "

@@ -80,12 +80,12 @@ extension Msgc {
                 for path in previous {
                     let old = try BundleReader.readVerified(URL(fileURLWithPath: path), displayPath: path)
                     guard old.manifest.bundleId == contents.manifest.bundleId, old.manifest.environment == contents.manifest.environment else {
-                        throw Refusal(.failure, "'\(path)' is a bundle of \(old.manifest.bundleId) in \(old.manifest.environment.rawValue), not of \(contents.manifest.bundleId) in \(contents.manifest.environment.rawValue); nothing was deleted")
+                        throw Refusal(.usage, "'\(path)' is a bundle of \(old.manifest.bundleId) in \(old.manifest.environment.rawValue), not of \(contents.manifest.bundleId) in \(contents.manifest.environment.rawValue); nothing was deleted")
                     }
                     earlier.append((path, old))
                 }
             } catch let error as BundleReader.Failure {
-                throw Refusal(.failure, "\(error); nothing was deleted")
+                throw Refusal(.io, "\(error); nothing was deleted")
             }
             let snapshots = try snapshot.map { path in try Self.answers(of: path, for: contents.manifest) }
             let credentials = try apple.credentials(bundleID: contents.manifest.bundleId)
@@ -137,7 +137,7 @@ extension Msgc {
             lines.append(report.requests.summary)
             if let failure = report.failure { lines.append("stopped: \(failure)") }
             try Output.write(lines.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n", to: .standardOutput)
-            return Outcome(status: report.status)
+            return Outcome(report.verdict)
         }
 
         /// What the deployed snapshot at `path` answers with; refused unless it is of the bundle's app and environment.
@@ -146,10 +146,10 @@ extension Msgc {
             do {
                 snapshot = try RealtimeRelease.read(URL(fileURLWithPath: path), displayPath: path).snapshot
             } catch {
-                throw Refusal(.failure, "\(error); nothing was deleted")
+                throw Refusal(.io, "\(error); nothing was deleted")
             }
             guard snapshot.bundleId == manifest.bundleId, snapshot.environment == manifest.environment else {
-                throw Refusal(.failure, "'\(path)' is a realtime snapshot of \(snapshot.bundleId) in \(snapshot.environment.rawValue), not of \(manifest.bundleId) in \(manifest.environment.rawValue); nothing was deleted")
+                throw Refusal(.usage, "'\(path)' is a realtime snapshot of \(snapshot.bundleId) in \(snapshot.environment.rawValue), not of \(manifest.bundleId) in \(manifest.environment.rawValue); nothing was deleted")
             }
             let answers = snapshot.products.flatMap(\.locales).flatMap(\.messages)
             return PrunePlan.Snapshot(path: path, messages: Set(answers.map(\.identifier)), images: Set(answers.flatMap(\.images)))
@@ -174,10 +174,10 @@ enum StateDefaultsOption {
         do {
             contents = try BundleReader.readVerified(URL(fileURLWithPath: path), displayPath: path)
         } catch {
-            throw Refusal(.failure, "\(error); nothing was written")
+            throw Refusal(.io, "\(error); nothing was written")
         }
         guard contents.manifest.bundleId == bundleID, contents.manifest.environment == environment else {
-            throw Refusal(.failure, "'\(path)' is a bundle of \(contents.manifest.bundleId) in \(contents.manifest.environment.rawValue), not of \(bundleID) in \(environment.rawValue); nothing was written")
+            throw Refusal(.usage, "'\(path)' is a bundle of \(contents.manifest.bundleId) in \(contents.manifest.environment.rawValue), not of \(bundleID) in \(environment.rawValue); nothing was written")
         }
         return contents
     }

@@ -48,7 +48,8 @@ extension Msgc {
         func execute() throws -> Outcome {
             try options.requireContentTree()
             let (catalog, diagnostics) = ContentTree(root: options.contentURL).load()
-            try options.refuseBlockingErrors(catalog, diagnostics, nothing: "nothing was written")
+            let compilation = Compilation.compile(root: options.contentURL, loaded: catalog, diagnostics)
+            if let stop = try options.blockingErrors(compilation, nothing: "nothing was written") { return stop }
             let result: PseudoTranslation.Output
             do {
                 result = try PseudoTranslation.make(
@@ -63,7 +64,7 @@ extension Msgc {
             if out == nil, existing == nil,
                let other = catalog.translationFiles.first(where: { $0.path == "translations/\(locale).xliff" }) {
                 // The default name is taken by a file for another locale: never write over a translator's work.
-                throw Refusal(.failure, "'\(options.pathPrefix)\(other.path)' translates '\(other.targetLanguage?.value ?? "?")', not '\(locale)'; choose a file with --out")
+                throw Refusal(.usage, "'\(options.pathPrefix)\(other.path)' translates '\(other.targetLanguage?.value ?? "?")', not '\(locale)'; choose a file with --out")
             }
             // A file of this pseudo locale is made again whole; any other file's translations are kept.
             try refuseToLoseTranslations(
@@ -74,7 +75,7 @@ extension Msgc {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try FileOutput.write(Array(result.document.utf8), to: url)
             } catch {
-                throw Refusal(.failure, "\(error)")
+                throw Refusal(.io, "\(error)")
             }
             if !options.quiet {
                 let percent = (expansion * 100).rounded() == expansion * 100 ? "\(Int(expansion * 100))" : "\(expansion * 100)"

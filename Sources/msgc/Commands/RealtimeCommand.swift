@@ -79,16 +79,17 @@ extension Msgc {
                         bundle: URL(fileURLWithPath: bundle), bundlePath: bundle, state: held,
                         previous: previous.map { URL(fileURLWithPath: $0) }, previousPath: previous, generatorVersion: Msgc.version)
                 } catch {
-                    throw Refusal(.failure, "\(error); nothing was written")
+                    throw Refusal(.io, "\(error); nothing was written")
                 }
                 let snapshot = made.snapshot
                 if RealtimeRelease.answersNothing(snapshot) && !allowEmpty {
-                    throw Refusal(.findings, RealtimeRelease.emptyRefusal(snapshot))
+                    // A snapshot that answers nothing is a finding about the bundle and state: nothing is written.
+                    return try .stop(RealtimeRelease.emptyRefusal(snapshot), Outcome(Verdict(failingFindings: 1)))
                 }
                 do {
                     try FileOutput.write(snapshot.json.canonicalBytes, to: URL(fileURLWithPath: out))
                 } catch {
-                    throw Refusal(.failure, "\(error); nothing was written")
+                    throw Refusal(.io, "\(error); nothing was written")
                 }
                 try output.write(RealtimeRelease.findings(snapshot, path: out), sources: [:], to: .standardError)
                 var summary = output.quiet ? "" : RealtimeRelease.summary(snapshot, path: out)
@@ -116,8 +117,10 @@ extension Msgc {
                     asserts that answering nothing is right: no locale of the product answers --locale, \
                     or the one that does has neither a usable realtime: message nor a default.
 
-                    Exit status: 0 Apple shows the answer (or nothing is right); 1 findings; 2 a \
-                    snapshot or answer file that cannot be read, or a product the snapshot lacks.
+                    Exit status: 0 Apple shows the answer (or nothing is right); 1 errors (with \
+                    --strict, warnings too); 2 a snapshot or answer file that cannot be read, or a \
+                    product the snapshot lacks. There is no content tree here, so msgc.yaml's `rules:` \
+                    does not apply: every finding keeps its rule's severity.
                     """)
 
             @Argument(help: ArgumentHelp("The server's answer, a JSON file (not with --no-answer).", valueName: "response"))
@@ -137,6 +140,12 @@ extension Msgc {
 
             @OptionGroup var output: RealtimeOutputOptions
 
+            @Flag(name: .long, help: "Treat warnings as errors.")
+            var strict = false
+
+            /// The severity policy of a check: the rules' own severities (no msgc.yaml is read), and `--strict`.
+            var policy: SeverityPolicy { SeverityPolicy(settings: RuleSettings([], codes: RealtimeDiagnostics.all), strict: strict) }
+
             func validate() throws {
                 if noAnswer, let response { throw ValidationError("--no-answer says the server answered nothing, but an answer '\(response)' is given too; give one of them") }
                 if !noAnswer, response == nil { throw ValidationError("give the server's answer (RESPONSE), or --no-answer when it answered nothing") }
@@ -147,15 +156,16 @@ extension Msgc {
                 do {
                     loaded = try RealtimeRelease.load(URL(fileURLWithPath: snapshot), displayPath: snapshot)
                 } catch {
-                    throw Refusal(.failure, "\(error)")
+                    throw Refusal(.io, "\(error)")
                 }
                 guard loaded.product(product) != nil else {
                     throw ValidationError("the snapshot has no product '\(product)'; it has \(loaded.products.map(\.id).joined(separator: ", "))")
                 }
                 if noAnswer {
-                    let findings = ResponseCheck.checkNoAnswer(path: snapshot, snapshot: loaded, request: .init(product: product, userLocale: locale))
+                    let findings = policy.settle(ResponseCheck.checkNoAnswer(path: snapshot, snapshot: loaded, request: .init(product: product, userLocale: locale)))
                     try output.write(findings, sources: [:], to: .standardOutput)
-                    if findings.contains(where: { $0.severity == .error }) { return Outcome(status: .findings) }
+                    let verdict = policy.verdict(of: findings)
+                    if verdict != .success { return Outcome(verdict) }
                     if !output.quiet && output.format == .human {
                         try Output.write("the snapshot has no answer for \(product) in \(locale) either: answering nothing is right\n", to: .standardOutput)
                     }
@@ -166,16 +176,17 @@ extension Msgc {
                 switch FileReader.bytes(at: URL(fileURLWithPath: response), limit: 1 << 20) {
                 case .success(let read): bytes = read
                 case .failure(.missing):
-                    throw Refusal(.failure, "the answer '\(response)' does not exist")
+                    throw Refusal(.io, "the answer '\(response)' does not exist")
                 case .failure(.tooLarge(let size)):
-                    throw Refusal(.failure, "the answer '\(response)' has \(size) bytes; Apple's answers are a few hundred")
+                    throw Refusal(.io, "the answer '\(response)' has \(size) bytes; Apple's answers are a few hundred")
                 case .failure(.unreadable(let reason)):
-                    throw Refusal(.failure, "the answer '\(response)' cannot be read: \(reason)")
+                    throw Refusal(.io, "the answer '\(response)' cannot be read: \(reason)")
                 }
-                let findings = ResponseCheck.check(
-                    bytes, path: response, snapshot: loaded, request: .init(product: product, userLocale: locale))
+                let findings = policy.settle(ResponseCheck.check(
+                    bytes, path: response, snapshot: loaded, request: .init(product: product, userLocale: locale)))
                 try output.write(findings, sources: [response: SourceFile(path: response, utf8: bytes, lineBreaks: .lineFeeds)], to: .standardOutput)
-                if findings.contains(where: { $0.severity == .error }) { return Outcome(status: .findings) }
+                let verdict = policy.verdict(of: findings)
+                if verdict != .success { return Outcome(verdict) }
                 if !output.quiet && findings.isEmpty && output.format == .human {
                     try Output.write("Apple shows this answer for \(product) in \(locale)\n", to: .standardOutput)
                 }

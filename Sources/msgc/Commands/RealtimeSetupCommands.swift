@@ -76,7 +76,7 @@ extension Msgc.RealtimeCommand {
                 do {
                     try client.setURL(url)
                 } catch {
-                    throw Refusal(error.status, error.description)
+                    return try .stop(error.description, Outcome(error.verdict))
                 }
                 switch options.format {
                 case .text:
@@ -103,7 +103,7 @@ extension Msgc.RealtimeCommand {
                 do {
                     url = try client.url()
                 } catch {
-                    throw Refusal(error.status, error.description)
+                    return try .stop(error.description, Outcome(error.verdict))
                 }
                 switch options.format {
                 case .text:
@@ -129,7 +129,7 @@ extension Msgc.RealtimeCommand {
                 do {
                     try client.deleteURL()
                 } catch {
-                    throw Refusal(error.status, error.description)
+                    return try .stop(error.description, Outcome(error.verdict))
                 }
                 switch options.format {
                 case .text:
@@ -206,13 +206,14 @@ extension Msgc.RealtimeCommand {
                     try? Output.error("test \(id) is still running\(pending)")
                 }
             } catch let error as RealtimeSetup.Failure {
-                throw Refusal(error.status, error.description)
+                return try .stop(error.description, Outcome(error.verdict))
             }
             switch options.format {
             case .text: try Output.write(Self.text(result, requests: quiet ? nil : client.requestCounts), to: .standardOutput)
             case .json: try Output.write(String(decoding: Self.json(result).canonicalBytes, as: UTF8.self), to: .standardOutput)
             }
-            return Outcome(status: result.passed ? .success : .findings)
+            // A test that did not pass is a finding about the server.
+            return Outcome(Verdict(failingFindings: result.passed ? 0 : 1))
         }
 
         /// The result, a line per part; every part Apple left out says so.
