@@ -131,7 +131,7 @@ let package = Package(
         // In-App Purchase key's options.
         .target(
             name: "CommandLineSupport",
-            dependencies: ["Diagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Model", "Diagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "msgc",

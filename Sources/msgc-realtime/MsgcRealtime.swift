@@ -56,15 +56,8 @@ struct MsgcRealtime: ParsableCommand {
         }
     }
 
-    /// A usage error, written as msgc writes its own: escaped for the terminal, exit status 2.
     private static func fail(_ error: Error, _ message: String) -> Never {
-        if exitCode(for: error) == .success {
-            exit(withError: error)
-        }
-        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
-        do throws(OutputFailure) { try Output.write(lines + "\n", to: .standardError) } catch { error.report() }
-        Foundation.exit(Verdict(.usage).status.rawValue)
+        exitForUsage(Self.self, error, message)
     }
 }
 

@@ -86,14 +86,7 @@ struct Msgc: ParsableCommand {
     }
 
     private static func fail(_ error: Error, _ message: String) -> Never {
-        if exitCode(for: error) == .success {
-            exit(withError: error)
-        }
-        // Errors quote what was typed; each line is written as terminal text.
-        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
-        do throws(OutputFailure) { try Output.write(lines + "\n", to: .standardError) } catch { error.report() }
-        Foundation.exit(Verdict(.usage).status.rawValue)
+        exitForUsage(Self.self, error, message)
     }
 
     /// How the command `type` is typed: `msgc lint`, `msgc state fetch`.
