@@ -18,6 +18,11 @@ struct ConnectionCap: AvailableConnectionsDelegate {
     /// Whether the cap was reached and not yet left well below: the notice is said once per
     /// episode, not once per connection.
     private var full = false
+    /// When the notice was last said: at most once a minute, however often a flood that
+    /// hovers about the cap (connections closing as the backlog's are accepted) starts a new
+    /// episode.
+    private var noticed: ContinuousClock.Instant?
+    static let noticeInterval = Duration.seconds(60)
 
     init(maximum: Int, notice: @escaping @Sendable (String) -> Void) {
         self.maximum = maximum
@@ -28,6 +33,9 @@ struct ConnectionCap: AvailableConnectionsDelegate {
         open += 1
         if open >= maximum && !full {
             full = true
+            let now = ContinuousClock.now
+            if let noticed, now - noticed < Self.noticeInterval { return }
+            noticed = now
             notice("\(open) connections are open, the most this server holds (its descriptor limit less headroom); new ones wait in the listen backlog until one closes")
         }
     }
