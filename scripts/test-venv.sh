@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Makes .build-venv, the throw-away virtual environment of the tests' oracles: Apple's Python
+# client library (every bundled message against its UploadMessageRequestBody model, signed
+# realtime requests) and translate-toolkit (it must read the XLIFF msgc writes). Does nothing
+# when the environment already has them. scripts/test.sh runs it; CI runs it early, in the
+# background, while the fuzz replay compiles.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=.build-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import appstoreserverlibrary, translate" 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "app-store-server-library==3.1.2" "translate-toolkit==3.20.4"
+fi
