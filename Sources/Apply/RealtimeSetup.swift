@@ -98,16 +98,15 @@ public final class RealtimeSetup: Sendable {
         let response = try send(.getRealtimeURL, method: "GET", path: Self.urlPath)
         if response.status == 404, response.appleError.code == 4040021 { return nil }
         guard response.status == 200 else { throw refused("Get Realtime URL", response) }
-        guard let root = try? JSONDocument.parse(Array(response.body)), case .object = root.value else {
+        guard let root = try? JSONCursor.parse(Array(response.body), file: "Get Realtime URL", reading: .lenient, naming: .path).object() else {
             throw Failure(description: "Get Realtime URL answered with something that is not a JSON object", verdict: Verdict(.io))
         }
-        switch root.member("realtimeURL")?.value {
-        case .string(let text)?: return text
-        case nil, .null?: return nil
-        case .some:
-            throw Failure(description: "Get Realtime URL answered with realtimeURL as \(root.member("realtimeURL")!.kindName), not a string",
-                          verdict: Verdict(.io))
+        // Missing or null: none is configured.
+        guard let url = root.member("realtimeURL") else { return nil }
+        guard case .string(let text) = url.node.value else {
+            throw Failure(description: "Get Realtime URL answered with realtimeURL as \(url.kindName), not a string", verdict: Verdict(.io))
         }
+        return text
     }
 
     /// Delete Realtime URL.
