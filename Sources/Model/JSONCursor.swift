@@ -7,13 +7,13 @@
 /// the value it is about. Callers that throw throw it; callers that collect diagnostics turn it
 /// into one (`JSONReadError.location`).
 ///
-/// Two readings, chosen once for the whole document:
+/// Two readings, chosen for the document (a part of it may be read the other way, `read(_:)`):
 /// - `strict`, for what msgc wrote itself: a required member that is absent is an error, `null`
 ///   is a value of its own (accepted only where an optional member is read) and a value of
 ///   another kind is an error. Which unknown members are refused is each format's own rule,
 ///   said with `refuseUnknownMembers`.
-/// - `lenient`, for Apple's answers and the state file, read as Apple's own libraries read
-///   them: every member may be missing, `null` is the same as absent, unknown members are
+/// - `lenient`, for Apple's answers and the lists of the state file, read as Apple's own
+///   libraries read them: every member may be missing, `null` is the same as absent, unknown members are
 ///   ignored (`refuseUnknownMembers` refuses none). A value of the wrong kind is still an error:
 ///   it is not something Apple sends.
 ///
