@@ -51,12 +51,9 @@ final class AppleClient: @unchecked Sendable {
 
         /// Apple's `errorCode` and `errorMessage`, when the body holds them.
         var appleError: (code: Int?, message: String?) {
-            guard let root = try? JSONDocument.parse(Array(body)) else { return (nil, nil) }
-            var code: Int?
-            var message: String?
-            if case .number(let text)? = root.member("errorCode")?.value { code = Int(text) }
-            if case .string(let text)? = root.member("errorMessage")?.value { message = text }
-            return (code, message)
+            guard let root = try? JSONCursor.parse(Array(body), file: "Apple's answer", reading: .lenient, naming: .path) else { return (nil, nil) }
+            // Either may be missing or of another kind, and is then not said.
+            return (try? root.optionalInteger("errorCode"), try? root.optionalString("errorMessage"))
         }
     }
 

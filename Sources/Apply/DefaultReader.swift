@@ -25,8 +25,9 @@ enum DefaultReader {
             let response = try client.send(.getDefault, method: "GET", path: path(pair))
             switch response.status {
             case 200:
-                guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-                      let identifier = object["messageIdentifier"] as? String, UUIDText.parse(identifier) != nil else {
+                // Read as Apple's libraries read it: members it does not name are ignored.
+                let answer = try? JSONCursor.parse(Array(response.body), file: "Get Default Message", reading: .lenient, naming: .path)
+                guard let identifier = try? answer?.optionalString("messageIdentifier"), UUIDText.parse(identifier) != nil else {
                     throw .unavailable("Get Default Message for \(pair.name) answered without a message identifier")
                 }
                 served[pair] = identifier.lowercased()

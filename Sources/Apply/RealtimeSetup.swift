@@ -98,16 +98,15 @@ public final class RealtimeSetup: Sendable {
         let response = try send(.getRealtimeURL, method: "GET", path: Self.urlPath)
         if response.status == 404, response.appleError.code == 4040021 { return nil }
         guard response.status == 200 else { throw refused("Get Realtime URL", response) }
-        guard let root = try? JSONDocument.parse(Array(response.body)), case .object = root.value else {
+        guard let root = Self.object(response) else {
             throw Failure(description: "Get Realtime URL answered with something that is not a JSON object", verdict: Verdict(.io))
         }
-        switch root.member("realtimeURL")?.value {
-        case .string(let text)?: return text
-        case nil, .null?: return nil
-        case .some:
-            throw Failure(description: "Get Realtime URL answered with realtimeURL as \(root.member("realtimeURL")!.kindName), not a string",
-                          verdict: Verdict(.io))
+        // Missing or null: none is configured.
+        guard let url = root.member("realtimeURL") else { return nil }
+        guard case .string(let text) = url.node.value else {
+            throw Failure(description: "Get Realtime URL answered with realtimeURL as \(url.kindName), not a string", verdict: Verdict(.io))
         }
+        return text
     }
 
     /// Delete Realtime URL.
@@ -158,10 +157,10 @@ public final class RealtimeSetup: Sendable {
                 throw refused("Initiate Performance Test", response)
             }
         }
-        guard let root = try? JSONDocument.parse(Array(response.body)), case .object = root.value else {
+        guard let root = Self.object(response) else {
             throw Failure(description: "Initiate Performance Test answered with something that is not a JSON object", verdict: Verdict(.io))
         }
-        guard case .string(let id)? = root.member("requestId")?.value else {
+        guard let id = try? root.string("requestId") else {
             throw Failure(description: "Initiate Performance Test answered without a requestId string; the test cannot be followed", verdict: Verdict(.io))
         }
         if let problem = Self.requestIDProblem(id) {
@@ -207,7 +206,7 @@ public final class RealtimeSetup: Sendable {
                 default: throw refused("Get Performance Test Results", response)
                 }
             }
-            guard let root = try? JSONDocument.parse(Array(response.body)), case .object = root.value else {
+            guard let root = Self.object(response) else {
                 throw Failure(description: "Get Performance Test Results answered with something that is not a JSON object", verdict: Verdict(.io))
             }
             let result = PerformanceTestResult(root, requestID: requestID)
@@ -218,6 +217,12 @@ public final class RealtimeSetup: Sendable {
             case .pass, .fail, .unknown: return result
             }
         }
+    }
+
+    /// The body of Apple's answer as a JSON object, read as Apple's libraries read it
+    /// (leniently); nil when it is not one.
+    private static func object(_ response: AppleClient.Response) -> JSONCursor? {
+        try? JSONCursor.parse(Array(response.body), file: "Apple's answer", reading: .lenient, naming: .path).object()
     }
 
     static func seconds(_ interval: TimeInterval) -> String {
@@ -262,12 +267,12 @@ public struct PerformanceTestResult: Sendable {
 
         static let names = ["maxConcurrentRequests", "totalRequests", "totalDuration", "responseTimeThreshold", "successRateThreshold"]
 
-        init?(_ node: JSONDocument.Node, warnings: inout [String]) {
-            guard case .object = node.value else {
-                warnings.append("config is \(node.kindName), not an object; left out")
+        init?(_ node: JSONCursor, warnings: inout [String]) {
+            guard case .object = node.node.value else {
+                warnings.append("\(node.path) is \(node.kindName), not an object; left out")
                 return nil
             }
-            members = Self.names.map { (name: $0, value: PerformanceTestResult.integer(node.member($0), "config.\($0)", &warnings)) }
+            members = Self.names.map { (name: $0, value: PerformanceTestResult.integer(node.member($0), &warnings)) }
         }
     }
 
@@ -288,31 +293,33 @@ public struct PerformanceTestResult: Sendable {
 
     static let timeNames = ["average", "p50", "p90", "p95", "p99"]
 
-    init(_ root: JSONDocument.Node, requestID: String) {
+    /// `root` is read leniently: a member that is missing or `null` is one Apple did not send.
+    init(_ root: JSONCursor, requestID: String) {
         self.requestID = requestID
         var warnings: [String] = []
-        config = root.member("config").flatMap { $0.value.isNull ? nil : Config($0, warnings: &warnings) }
-        target = Self.string(root.member("target"), "target", &warnings)
-        switch Self.string(root.member("result"), "result", &warnings) {
+        config = root.member("config").flatMap { Config($0, warnings: &warnings) }
+        target = Self.string(root.member("target"), &warnings)
+        switch Self.string(root.member("result"), &warnings) {
         case nil: state = .missing
         case "PENDING"?: state = .pending
         case "PASS"?: state = .pass
         case "FAIL"?: state = .fail
         case let other?: state = .unknown(other)
         }
-        successRate = Self.integer(root.member("successRate"), "successRate", &warnings)
-        numPending = Self.integer(root.member("numPending"), "numPending", &warnings)
-        if let times = root.member("responseTimes"), !times.value.isNull {
-            if case .object = times.value {
-                responseTimes = Self.timeNames.map { (name: $0, value: Self.integer(times.member($0), "responseTimes.\($0)", &warnings)) }
+        successRate = Self.integer(root.member("successRate"), &warnings)
+        numPending = Self.integer(root.member("numPending"), &warnings)
+        if let times = root.member("responseTimes") {
+            if case .object = times.node.value {
+                responseTimes = Self.timeNames.map { (name: $0, value: Self.integer(times.member($0), &warnings)) }
             } else {
                 warnings.append("responseTimes is \(times.kindName), not an object; left out")
             }
         }
-        if let node = root.member("failures"), !node.value.isNull {
-            if case .object(let members) = node.value {
+        if let node = root.member("failures") {
+            if case .object = node.node.value {
                 // Apple's reasons are upper-case words; anything else is shown escaped by the caller.
-                failures = members.map { (reason: $0.key, count: Self.integer($0.value, "failures.\($0.key)", &warnings)) }
+                // A reason whose count is `null` is kept, with a count Apple left out.
+                failures = node.read(.strict).members.map { (reason: $0.key, count: Self.integer($0.value, &warnings)) }
                     .sorted { $0.reason < $1.reason }
             } else {
                 warnings.append("failures is \(node.kindName), not an object; left out")
@@ -321,38 +328,27 @@ public struct PerformanceTestResult: Sendable {
         self.warnings = warnings
     }
 
-    private static func string(_ node: JSONDocument.Node?, _ name: String, _ warnings: inout [String]) -> String? {
-        guard let node else { return nil }
-        switch node.value {
-        case .null: return nil
-        case .string(let text): return text
-        default:
-            warnings.append("\(name) is \(node.kindName), not a string; left out")
+    /// A string member; one of another kind is left out with a warning that names its path.
+    private static func string(_ node: JSONCursor?, _ warnings: inout [String]) -> String? {
+        guard let node, !node.isNull else { return nil }
+        guard case .string(let text) = node.node.value else {
+            warnings.append("\(node.path) is \(node.kindName), not a string; left out")
             return nil
         }
+        return text
     }
 
     /// Apple's members are integers; a whole number written as `12.0` is taken, anything else is
-    /// left out with a warning.
-    static func integer(_ node: JSONDocument.Node?, _ name: String, _ warnings: inout [String]) -> Int? {
-        guard let node else { return nil }
-        switch node.value {
-        case .null: return nil
-        case .number(let text):
-            if let value = Int(text) { return value }
-            if let value = Double(text), value.isFinite, value == value.rounded(), abs(value) < 1e15 { return Int(value) }
-            warnings.append("\(name) is \(text), not a whole number; left out")
-            return nil
-        default:
-            warnings.append("\(name) is \(node.kindName), not a number; left out")
+    /// left out with a warning that names its path.
+    static func integer(_ node: JSONCursor?, _ warnings: inout [String]) -> Int? {
+        guard let node, !node.isNull else { return nil }
+        guard let text = try? node.number() else {
+            warnings.append("\(node.path) is \(node.kindName), not a number; left out")
             return nil
         }
-    }
-}
-
-extension JSONDocument.Node.Value {
-    var isNull: Bool {
-        if case .null = self { return true }
-        return false
+        if let value = Int(text) { return value }
+        if let value = Double(text), value.isFinite, value == value.rounded(), abs(value) < 1e15 { return Int(value) }
+        warnings.append("\(node.path) is \(text), not a whole number; left out")
+        return nil
     }
 }

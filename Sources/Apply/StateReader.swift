@@ -48,7 +48,7 @@ public enum StateReader {
         do {
             let messages = try answer(client, images: false)
             let images = try answer(client, images: true)
-            let (state, diagnostics) = StateFileParser.read(stateDocument(messages: messages, images: images), path: "Apple's lists", isFile: false)
+            let (state, diagnostics) = StateFileParser.read(stateDocument(messages: messages, images: images, file: "Apple's lists"), isFile: false)
             guard let state else {
                 throw Failure(
                     description: "Apple's lists are not shaped as Apple documents them: " + diagnostics.map(\.message).joined(separator: "; "),
@@ -68,16 +68,18 @@ public enum StateReader {
     static func list(_ client: AppleClient, images: Bool) throws(AppleClient.Failure) -> [HeldUpload] {
         let body = try answer(client, images: images)
         let none = JSONDocument.Node(value: .object([]), line: 1, column: 1)
-        let document = stateDocument(messages: images ? none : body, images: images ? body : none)
-        guard let state = StateFileParser.read(document, path: "Apple's list", isFile: false).0 else {
+        let document = stateDocument(messages: images ? none : body, images: images ? body : none, file: "Apple's list")
+        guard let state = StateFileParser.read(document, isFile: false).0 else {
             throw .unavailable("\(images ? "Get Image List" : "Get Message List") answered with something that is not a list")
         }
         return images ? state.images : state.messages
     }
 
     /// Apple's two answers as the members of one state file, read as `build --state` reads it.
-    private static func stateDocument(messages: JSONDocument.Node, images: JSONDocument.Node) -> JSONDocument.Node {
-        JSONDocument.Node(value: .object([(key: "messages", value: messages), (key: "images", value: images)]), line: 1, column: 1)
+    /// Read leniently, as Apple's libraries read them, and named by paths (`messages.messageIdentifiers[3]`).
+    private static func stateDocument(messages: JSONDocument.Node, images: JSONDocument.Node, file: String) -> JSONCursor {
+        let root = JSONDocument.Node(value: .object([(key: "messages", value: messages), (key: "images", value: images)]), line: 1, column: 1)
+        return JSONCursor(root, file: file, reading: .lenient, naming: .path)
     }
 
     /// The body of one list's 200 answer, read as JSON.

@@ -70,7 +70,7 @@ public enum BundleReader {
             case .uploadImage: continue
             case .uploadMessage:
                 let root = try json(at: folder.appendingPathComponent(entry.file), path: filePath)
-                let body = try messageBody(root, path: filePath)
+                let body = try messageBody(root)
                 // What the upload `requires` is what the snapshot judges approved before it
                 // answers with the message: the images of its body, which the digest covers.
                 let images = Array(Set([body.image?.identifier].compactMap { $0 } + body.bullets.compactMap(\.imageIdentifier))).sorted()
@@ -80,8 +80,8 @@ public enum BundleReader {
                 messageBodies[entry.file] = body
             case .configureDefault:
                 let root = try json(at: folder.appendingPathComponent(entry.file), path: filePath)
-                guard case .string(let identifier) = root.member("messageIdentifier")?.value else {
-                    throw Failure("\(filePath):\(root.line):\(root.column): a default configuration needs \"messageIdentifier\", a string")
+                guard let identifier = try? root.string("messageIdentifier") else {
+                    throw Failure(root.error("a default configuration needs \"messageIdentifier\", a string").description)
                 }
                 defaultTargets[entry.file] = identifier.lowercased()
             }
@@ -176,13 +176,13 @@ public enum BundleReader {
         return !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
     }
 
-    private static func json(at url: URL, path: String) throws(Failure) -> JSONDocument.Node {
+    private static func json(at url: URL, path: String) throws(Failure) -> JSONCursor {
         switch FileReader.bytes(at: url, limit: maxJSONBytes) {
         case .success(let bytes):
             do {
-                return try JSONDocument.parse(bytes)
+                return try JSONCursor.parse(bytes, file: path, reading: .strict, naming: .memberName)
             } catch {
-                throw Failure("\(path):\(error.line):\(error.column): not valid JSON: \(error.message)")
+                throw Failure(error.description)
             }
         case .failure(.missing): throw Failure("'\(path)' does not exist")
         case .failure(.tooLarge(let size)): throw Failure("'\(path)' has \(size) bytes, more than msgc reads")
@@ -190,25 +190,24 @@ public enum BundleReader {
         }
     }
 
-    private static func messageBody(_ root: JSONDocument.Node, path: String) throws(Failure) -> UploadedMessageBody {
-        func text(_ node: JSONDocument.Node?, _ key: String) -> String? {
-            guard case .string(let value) = node?.member(key)?.value else { return nil }
-            return value
-        }
-        guard case .object = root.value, let header = text(root, "header"), let body = text(root, "body") else {
-            throw Failure("\(path):\(root.line):\(root.column): a message needs \"header\" and \"body\", strings")
+    /// A message's request body, as msgc wrote it: what `msgc diff` compares. Members of another
+    /// kind than msgc writes are read as absent, and an object without the required ones refused.
+    private static func messageBody(_ root: JSONCursor) throws(Failure) -> UploadedMessageBody {
+        func text(_ node: JSONCursor?, _ key: String) -> String? { try? node?.member(key)?.string() }
+        guard case .object = root.node.value, let header = text(root, "header"), let body = text(root, "body") else {
+            throw Failure(root.error("a message needs \"header\" and \"body\", strings").description)
         }
         var image: UploadedMessageBody.Image?
         if let node = root.member("image") {
             guard let identifier = text(node, "imageIdentifier") else {
-                throw Failure("\(path):\(node.line):\(node.column): an image needs \"imageIdentifier\", a string")
+                throw Failure(node.error("an image needs \"imageIdentifier\", a string").description)
             }
             image = .init(identifier: identifier.lowercased(), altText: text(node, "altText"))
         }
         var bullets: [UploadedMessageBody.Bullet] = []
         if let node = root.member("bulletPoints") {
-            guard case .array(let items) = node.value else {
-                throw Failure("\(path):\(node.line):\(node.column): \"bulletPoints\" must be an array")
+            guard let items = try? node.array() else {
+                throw Failure(node.error("\"bulletPoints\" must be an array").description)
             }
             bullets = items.map { .init(text: text($0, "text"), imageIdentifier: text($0, "imageIdentifier")?.lowercased(), altText: text($0, "altText")) }
         }

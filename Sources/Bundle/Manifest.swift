@@ -238,58 +238,18 @@ public struct Manifest: Hashable, Sendable {
 
     // MARK: - Decoding
 
-    /// Why bytes are not a manifest this msgc reads; `description` names the file, line and column.
-    public struct Failure: Error, Equatable, CustomStringConvertible {
-        public var description: String
-        public init(_ description: String) { self.description = description }
-    }
-
-    /// Reads `manifest.json`; `path` is how messages name it. With `realtime` (the bundle's
-    /// `realtime.json`, which the digest covers), the manifest's copies of its facts must be the
-    /// same, or the manifest is refused at the first member that differs.
-    public static func decode(_ bytes: [UInt8], path: String, realtime: RealtimeFacts? = nil) throws(Failure) -> Manifest {
-        let root: JSONDocument.Node
-        do {
-            root = try JSONDocument.parse(bytes)
-        } catch {
-            throw Failure("\(path):\(error.line):\(error.column): not valid JSON: \(error.message)")
-        }
-        let decoder = Decoder(path: path)
-        let manifest = try decoder.manifest(root)
-        if let realtime { try decoder.check(manifest, root, against: realtime) }
+    /// Reads `manifest.json` strictly; `path` is how messages name it. With `realtime` (the
+    /// bundle's `realtime.json`, which the digest covers), the manifest's copies of its facts must
+    /// be the same, or the manifest is refused at the first member that differs.
+    public static func decode(_ bytes: [UInt8], path: String, realtime: RealtimeFacts? = nil) throws(JSONReadError) -> Manifest {
+        let root = try JSONCursor.parse(bytes, file: path, reading: .strict, naming: .memberName)
+        let manifest = try Decoder.manifest(root)
+        if let realtime { try Decoder.check(manifest, root, against: realtime) }
         return manifest
     }
 
     /// Reads manifest.json and realtime.json alike.
-    struct Decoder {
-        let path: String
-
-        func fail(_ node: JSONDocument.Node, _ message: String) -> Failure {
-            Failure("\(path):\(node.line):\(node.column): \(message)")
-        }
-
-        func optionalString(_ key: String, in node: JSONDocument.Node) throws(Failure) -> String? {
-            guard let member = node.member(key) else { return nil }
-            switch member.value {
-            case .string(let text): return text
-            case .null: return nil
-            default: throw fail(member, "\"\(key)\" must be a string, not \(member.kindName)")
-            }
-        }
-
-        func string(_ key: String, in node: JSONDocument.Node) throws(Failure) -> String {
-            guard let member = node.member(key) else { throw fail(node, "missing \"\(key)\"") }
-            guard case .string(let text) = member.value else { throw fail(member, "\"\(key)\" must be a string, not \(member.kindName)") }
-            return text
-        }
-
-        /// A lower-case UUID, as msgc writes every identifier.
-        func identifier(_ key: String, in node: JSONDocument.Node) throws(Failure) -> String {
-            let text = try string(key, in: node)
-            guard Self.isIdentifier(text) else { throw fail(node.member(key)!, "\"\(key)\" must be a lower-case UUID, not '\(text)'") }
-            return text
-        }
-
+    enum Decoder {
         static func isIdentifier(_ text: String) -> Bool {
             let bytes = Array(text.utf8)
             guard bytes.count == 36 else { return false }
@@ -303,76 +263,57 @@ public struct Manifest: Hashable, Sendable {
             return true
         }
 
-        /// A name that becomes one segment of a request path (a product, a locale).
-        func segment(_ key: String, in node: JSONDocument.Node) throws(Failure) -> String {
-            let text = try string(key, in: node)
-            guard PathSegment.isSafe(text), !text.unicodeScalars.contains(where: { "?#%".unicodeScalars.contains($0) || $0 == " " }) else {
-                throw fail(node.member(key)!, "\"\(key)\" must be one path segment, not '\(text)'")
+        static func manifest(_ root: JSONCursor) throws(JSONReadError) -> Manifest {
+            guard case .object = root.node.value else { throw root.error("a manifest is a JSON object, not \(root.kindName)") }
+            guard case .string(Manifest.format)? = root.member("format")?.node.value else {
+                throw JSONReadError("'\(root.file)' is not the manifest of an msgc bundle: its \"format\" is not \"\(Manifest.format)\"", file: root.file)
             }
-            return text
-        }
-
-        func manifest(_ root: JSONDocument.Node) throws(Failure) -> Manifest {
-            guard case .object = root.value else { throw fail(root, "a manifest is a JSON object, not \(root.kindName)") }
-            guard case .string(Manifest.format) = root.member("format")?.value else {
-                throw Failure("'\(path)' is not the manifest of an msgc bundle: its \"format\" is not \"\(Manifest.format)\"")
-            }
-            guard let versionNode = root.member("formatVersion"), case .number(let versionText) = versionNode.value,
-                  let version = Int(versionText) else {
-                throw fail(root, "\"formatVersion\" must be a number")
+            guard let versionNode = root.member("formatVersion"), let version = try? versionNode.integer() else {
+                throw root.error("\"formatVersion\" must be a number")
             }
             guard version == Manifest.formatVersion else {
-                throw fail(versionNode, "format version \(version) is not one this msgc reads (it reads version \(Manifest.formatVersion)); use the msgc that wrote it")
+                throw versionNode.error("format version \(version) is not one this msgc reads (it reads version \(Manifest.formatVersion)); use the msgc that wrote it")
             }
-            guard let generator = root.member("generator"), case .object = generator.value else {
-                throw fail(root, "missing \"generator\", an object with the name and version of what wrote the bundle")
+            guard let generator = root.member("generator"), case .object = generator.node.value else {
+                throw root.error("missing \"generator\", an object with the name and version of what wrote the bundle")
             }
-            let environmentText = try string("environment", in: root)
-            guard let environment = Environment(rawValue: environmentText) else {
-                throw fail(root.member("environment")!, "\"environment\" must be sandbox or production, not '\(environmentText)'")
+            let environment = try root.string("environment", as: Environment.init(rawValue:)) {
+                "\"environment\" must be sandbox or production, not '\($0)'"
             }
-            let digest = try string("digest", in: root)
-            guard digest.hasPrefix("sha256:"), Self.isHex(digest.dropFirst(7)) else {
-                throw fail(root.member("digest")!, "\"digest\" must be sha256: and 64 lower-case hexadecimal digits")
+            let digest = try root.string("digest", as: { $0.hasPrefix("sha256:") && isHex($0.dropFirst(7)) ? $0 : nil }) { _ in
+                "\"digest\" must be sha256: and 64 lower-case hexadecimal digits"
             }
-            guard let operations = root.member("operations") else { throw fail(root, "missing \"operations\"") }
+            let operations = try root.required("operations")
             var manifest = Manifest(
-                generatorVersion: try string("version", in: generator),
-                bundleId: try string("bundleId", in: root),
+                generatorVersion: try generator.string("version"),
+                bundleId: try root.string("bundleId"),
                 environment: environment,
-                release: try optionalString("release", in: root),
+                release: try root.optionalString("release"),
                 digest: digest,
-                operations: try entries(operations, section: "operations"),
-                present: try root.member("present").map { node throws(Failure) in try entries(node, section: "present") },
-                deferred: try root.member("deferred").map { node throws(Failure) in try entries(node, section: "deferred") },
-                unreferenced: try root.member("unreferenced").map { node throws(Failure) in try unreferenced(node) },
-                products: try root.member("products").map { node throws(Failure) in try products(node) })
+                operations: try entries(operations),
+                present: try root.member("present").map { node throws(JSONReadError) in try entries(node) },
+                deferred: try root.member("deferred").map { node throws(JSONReadError) in try entries(node) },
+                unreferenced: try root.member("unreferenced").map { node throws(JSONReadError) in try unreferenced(node) },
+                products: try root.member("products").map { node throws(JSONReadError) in try products(node) })
             if let list = root.member("notShipped") { manifest.notShipped = try notShipped(list) }
             if let products = manifest.products {
                 for section in ["operations", "present", "deferred"] {
-                    guard let list = root.member(section), case .array(let items) = list.value else { continue }
-                    for item in items { try checkSwitchTo(item, products: products) }
+                    for item in (try? root.member(section)?.array()) ?? [] { try checkSwitchTo(item, products: products) }
                 }
             }
             return manifest
         }
 
-        func notShipped(_ list: JSONDocument.Node) throws(Failure) -> [NotShipped] {
+        static func notShipped(_ list: JSONCursor) throws(JSONReadError) -> [NotShipped] {
             var result: [NotShipped] = []
-            for item in try array(list, section: "notShipped") {
-                guard case .object(let members) = item.value else { continue }
-                for (member, _) in members where !["key", "locale", "product", "reason"].contains(member) {
-                    throw fail(item, "unknown member \"\(member)\" in a \"notShipped\" entry; msgc writes key, locale, product and reason")
+            for item in try list.objects() {
+                try item.refuseUnknownMembers(["key", "locale", "product", "reason"], in: "a \"notShipped\" entry")
+                let reason = try item.string("reason", as: NotShipped.Reason.init(rawValue:)) {
+                    "\"reason\" must be one of \(NotShipped.Reason.allCases.map(\.rawValue).joined(separator: ", ")), not '\($0)'"
                 }
-                let reasonText = try string("reason", in: item)
-                guard let reason = NotShipped.Reason(rawValue: reasonText) else {
-                    throw fail(item.member("reason")!, "\"reason\" must be one of \(NotShipped.Reason.allCases.map(\.rawValue).joined(separator: ", ")), not '\(reasonText)'")
-                }
-                let entry = NotShipped(
-                    product: try segment("product", in: item), locale: try segment("locale", in: item), key: try string("key", in: item),
-                    reason: reason)
+                let entry = NotShipped(product: try item.segment("product"), locale: try item.segment("locale"), key: try item.string("key"), reason: reason)
                 if let last = result.last, !(last < entry) {
-                    throw fail(item, "\"notShipped\" must be sorted by product, locale and key, each once, as msgc writes it")
+                    throw item.error("\"notShipped\" must be sorted by product, locale and key, each once, as msgc writes it")
                 }
                 result.append(entry)
             }
@@ -382,31 +323,31 @@ public struct Manifest: Hashable, Sendable {
         /// A switch-plan message's `switchTo`, re-checked where it is read (lint's PRJ010 checked
         /// the sources): another product of `products` in the same subscription group as the
         /// message's own, or the answer would offer a plan Apple cannot switch to.
-        func checkSwitchTo(_ item: JSONDocument.Node, products: [Product]) throws(Failure) {
-            guard let node = item.member("switchTo"), case .string(let target) = node.value,
-                case .string(let own)? = item.member("product")?.value
+        static func checkSwitchTo(_ item: JSONCursor, products: [Product]) throws(JSONReadError) {
+            guard let node = item.member("switchTo"), case .string(let target) = node.node.value,
+                case .string(let own)? = item.member("product")?.node.value
             else { return }
             let group = products.first { $0.id == own }?.group
             guard target != own, let group, products.first(where: { $0.id == target })?.group == group else {
-                throw fail(node, "\"switchTo\" '\(target)' is not another product of the group of '\(own)' (\(group.map { "'\($0)'" } ?? "no group") in \"products\")")
+                throw node.error("\"switchTo\" '\(target)' is not another product of the group of '\(own)' (\(group.map { "'\($0)'" } ?? "no group") in \"products\")")
             }
         }
 
         /// The manifest's copies of what `realtime.json` holds, member by member: the first that
         /// differs is refused where the manifest writes it.
-        func check(_ manifest: Manifest, _ root: JSONDocument.Node, against facts: RealtimeFacts) throws(Failure) {
+        static func check(_ manifest: Manifest, _ root: JSONCursor, against facts: RealtimeFacts) throws(JSONReadError) {
             let file = RealtimeFacts.file
             let edited = "the manifest was edited after msgc wrote the bundle; build it again"
             func quoted(_ text: String?) -> String { text.map { "'\($0)'" } ?? "absent" }
-            guard let products = manifest.products, let list = root.member("products"), case .array(let items) = list.value else {
-                throw fail(root, "missing \"products\", which \(file) (covered by the digest) lists; \(edited)")
+            guard let products = manifest.products, let list = root.member("products"), let items = try? list.array() else {
+                throw root.error("missing \"products\", which \(file) (covered by the digest) lists; \(edited)")
             }
             guard products.count == facts.products.count else {
-                throw fail(list, "\"products\" lists \(products.count) product\(products.count == 1 ? "" : "s"), but \(file), which the digest covers, lists \(facts.products.count); \(edited)")
+                throw list.error("\"products\" lists \(products.count) product\(products.count == 1 ? "" : "s"), but \(file), which the digest covers, lists \(facts.products.count); \(edited)")
             }
             for (item, (mine, theirs)) in zip(items, zip(products, facts.products)) {
-                func differ(_ field: String, _ value: String, _ other: String) -> Failure {
-                    fail(item.member(field) ?? item, "\"\(field)\" of product '\(mine.id)' is \(value), but \(file), which the digest covers, says \(other); \(edited)")
+                func differ(_ field: String, _ value: String, _ other: String) -> JSONReadError {
+                    (item.member(field) ?? item).error("\"\(field)\" of product '\(mine.id)' is \(value), but \(file), which the digest covers, says \(other); \(edited)")
                 }
                 func arms(_ product: Product) -> String {
                     product.realtime.isEmpty ? "absent" : "'" + product.realtime.map { "\($0.message) weight \($0.weight)" }.joined(separator: ", ") + "'"
@@ -417,22 +358,22 @@ public struct Manifest: Hashable, Sendable {
                 if mine != theirs {
                     // Located at the first entry that differs, or at the list when one is longer.
                     var node = item.member("realtime") ?? item
-                    if case .array(let entries)? = item.member("realtime")?.value,
+                    if let entries = try? item.member("realtime")?.array(),
                        let index = zip(mine.realtime, theirs.realtime).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset,
                        index < entries.count {
                         let entry = entries[index]
                         node = mine.realtime[index].message != theirs.realtime[index].message ? entry.member("message") ?? entry : entry.member("weight") ?? entry
                     }
-                    throw fail(node, "\"realtime\" of product '\(mine.id)' is \(arms(mine)), but \(file), which the digest covers, says \(arms(theirs)); \(edited)")
+                    throw node.error("\"realtime\" of product '\(mine.id)' is \(arms(mine)), but \(file), which the digest covers, says \(arms(theirs)); \(edited)")
                 }
             }
             var listed = Set<String>()
             for (section, entries) in [("operations", manifest.operations), ("present", manifest.present ?? []), ("deferred", manifest.deferred ?? [])] {
-                guard let list = root.member(section), case .array(let items) = list.value else { continue }
+                guard let items = try? root.member(section)?.array() else { continue }
                 for (item, entry) in zip(items, entries) where entry.operation == .uploadMessage {
                     let identifier = entry.identifier ?? ""
                     guard let fact = facts.message(identifier) else {
-                        throw fail(item, "message \(identifier) is not in \(file), which the digest covers; \(edited)")
+                        throw item.error("message \(identifier) is not in \(file), which the digest covers; \(edited)")
                     }
                     listed.insert(identifier)
                     let fields: [(String, String?, String?)] = [
@@ -441,12 +382,12 @@ public struct Manifest: Hashable, Sendable {
                         ("billingPlanType", entry.billingPlanType, fact.billingPlanType), ("offer", entry.offer, fact.offer),
                     ]
                     for (field, value, other) in fields where value != other {
-                        throw fail(item.member(field) ?? item, "\"\(field)\" of message \(identifier) is \(quoted(value)), but \(file), which the digest covers, says \(quoted(other)); \(edited)")
+                        throw (item.member(field) ?? item).error("\"\(field)\" of message \(identifier) is \(quoted(value)), but \(file), which the digest covers, says \(quoted(other)); \(edited)")
                     }
                 }
             }
             if let extra = facts.messages.first(where: { !listed.contains($0.identifier) }) {
-                throw fail(root, "\(file), which the digest covers, lists message \(extra.identifier) ('\(extra.key)' of \(extra.product) in \(extra.locale)), which no uploadMessage entry of the manifest has; \(edited)")
+                throw root.error("\(file), which the digest covers, lists message \(extra.identifier) ('\(extra.key)' of \(extra.product) in \(extra.locale)), which no uploadMessage entry of the manifest has; \(edited)")
             }
         }
 
@@ -454,73 +395,56 @@ public struct Manifest: Hashable, Sendable {
             text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
         }
 
-        func array(_ list: JSONDocument.Node, section: String) throws(Failure) -> [JSONDocument.Node] {
-            guard case .array(let items) = list.value else { throw fail(list, "\"\(section)\" must be an array, not \(list.kindName)") }
-            for item in items {
-                guard case .object = item.value else { throw fail(item, "an entry of \"\(section)\" must be an object, not \(item.kindName)") }
-            }
-            return items
-        }
-
-        func entries(_ list: JSONDocument.Node, section: String) throws(Failure) -> [Entry] {
+        static func entries(_ list: JSONCursor) throws(JSONReadError) -> [Entry] {
             var result: [Entry] = []
-            for item in try array(list, section: section) {
-                guard let operation = Entry.Operation(rawValue: try optionalString("op", in: item) ?? "") else {
-                    throw fail(item, "unknown \"op\"; msgc writes uploadImage, uploadMessage and configureDefault")
+            for item in try list.objects() {
+                guard let operation = Entry.Operation(rawValue: try item.optionalString("op") ?? "") else {
+                    throw item.error("unknown \"op\"; msgc writes uploadImage, uploadMessage and configureDefault")
                 }
-                let file = try string("file", in: item)
-                guard BundleReader.isSafeRelativePath(file) else { throw fail(item.member("file")!, "\"file\" must be a path inside the bundle, not '\(file)'") }
-                guard file != RealtimeFacts.file else { throw fail(item.member("file")!, "\"file\" must not be \(RealtimeFacts.file), which is no request body") }
-                let sha256 = try string("sha256", in: item)
-                guard Self.isHex(sha256[...]) else { throw fail(item.member("sha256")!, "\"sha256\" must be 64 lower-case hexadecimal digits") }
-                var entry = Entry(operation: operation, identifier: nil, file: file, sha256: sha256, source: try string("source", in: item))
-                entry.translation = try optionalString("translation", in: item)
-                entry.state = try optionalString("state", in: item)
-                entry.reason = try optionalString("reason", in: item)
+                let file = try item.string("file", as: { BundleReader.isSafeRelativePath($0) && $0 != RealtimeFacts.file ? $0 : nil }) {
+                    $0 == RealtimeFacts.file
+                        ? "\"file\" must not be \(RealtimeFacts.file), which is no request body" : "\"file\" must be a path inside the bundle, not '\($0)'"
+                }
+                let sha256 = try item.string("sha256", as: { isHex($0[...]) ? $0 : nil }) { _ in "\"sha256\" must be 64 lower-case hexadecimal digits" }
+                var entry = Entry(operation: operation, identifier: nil, file: file, sha256: sha256, source: try item.string("source"))
+                entry.translation = try item.optionalString("translation")
+                entry.state = try item.optionalString("state")
+                entry.reason = try item.optionalString("reason")
                 switch operation {
                 case .uploadImage:
-                    entry.identifier = try identifier("identifier", in: item)
-                    guard let query = item.member("query"), case .string(let sizeText) = query.member("imageSize")?.value,
+                    entry.identifier = try item.identifier("identifier")
+                    guard case .string(let sizeText)? = item.member("query")?.member("imageSize")?.node.value,
                           let size = ImageSize(rawValue: sizeText) else {
-                        throw fail(item, "an uploadImage entry needs \"query\": {\"imageSize\": \"FULL_SIZE\" or \"BULLET_POINT\"}")
+                        throw item.error("an uploadImage entry needs \"query\": {\"imageSize\": \"FULL_SIZE\" or \"BULLET_POINT\"}")
                     }
                     entry.imageSize = size
                 case .uploadMessage, .configureDefault:
-                    if operation == .uploadMessage { entry.identifier = try identifier("identifier", in: item) }
-                    entry.product = try segment("product", in: item)
-                    entry.locale = try segment("locale", in: item)
-                    entry.key = try string("key", in: item)
+                    if operation == .uploadMessage { entry.identifier = try item.identifier("identifier") }
+                    entry.product = try item.segment("product")
+                    entry.locale = try item.segment("locale")
+                    entry.key = try item.string("key")
                 }
                 if operation == .uploadMessage {
-                    if let typeText = try optionalString("messageType", in: item) {
-                        guard let type = MessageType(rawValue: typeText) else {
-                            throw fail(item.member("messageType")!, "\"messageType\" must be text, promotional-offer or switch-plan, not '\(typeText)'")
-                        }
-                        entry.messageType = type
+                    entry.messageType = try item.optionalString("messageType", as: MessageType.init(rawValue:)) {
+                        "\"messageType\" must be text, promotional-offer or switch-plan, not '\($0)'"
                     }
-                    if item.member("switchTo") != nil { entry.switchTo = try segment("switchTo", in: item) }
-                    if let plan = try optionalString("billingPlanType", in: item) {
-                        guard BillingPlanType(appleValue: plan) != nil else {
-                            throw fail(item.member("billingPlanType")!, "\"billingPlanType\" must be MONTHLY or BILLED_UPFRONT, not '\(plan)'")
-                        }
-                        entry.billingPlanType = plan
+                    if item.has("switchTo") { entry.switchTo = try item.segment("switchTo") }
+                    entry.billingPlanType = try item.optionalString("billingPlanType", as: { BillingPlanType(appleValue: $0) == nil ? nil : $0 }) {
+                        "\"billingPlanType\" must be MONTHLY or BILLED_UPFRONT, not '\($0)'"
                     }
-                    if let offer = try optionalString("offer", in: item) {
-                        guard Self.isOfferIdentifier(offer) else { throw fail(item.member("offer")!, "\"offer\" must hold only ASCII letters, digits, '.', '_' and '-', not '\(offer)'") }
-                        entry.offer = offer
+                    entry.offer = try item.optionalString("offer", as: { isOfferIdentifier($0) ? $0 : nil }) {
+                        "\"offer\" must hold only ASCII letters, digits, '.', '_' and '-', not '\($0)'"
                     }
                 }
                 if let requires = item.member("requires") {
-                    guard case .array(let items) = requires.value else { throw fail(requires, "\"requires\" must be an array of identifiers") }
+                    guard let items = try? requires.array() else { throw requires.error("\"requires\" must be an array of identifiers") }
                     for required in items {
-                        guard case .string(let text) = required.value, Self.isIdentifier(text) else {
-                            throw fail(required, "\"requires\" must list lower-case UUIDs")
-                        }
+                        guard let text = try? required.string(), isIdentifier(text) else { throw required.error("\"requires\" must list lower-case UUIDs") }
                         entry.requires.append(text)
                     }
                 }
-                guard try optionalString("method", in: item) == entry.method, try optionalString("path", in: item) == entry.path else {
-                    throw fail(item, "\"method\" and \"path\" must be \(entry.method) \(entry.path), the request this entry describes")
+                guard try item.optionalString("method") == entry.method, try item.optionalString("path") == entry.path else {
+                    throw item.error("\"method\" and \"path\" must be \(entry.method) \(entry.path), the request this entry describes")
                 }
                 result.append(entry)
             }
@@ -534,45 +458,56 @@ public struct Manifest: Hashable, Sendable {
             }
         }
 
-        func products(_ list: JSONDocument.Node) throws(Failure) -> [Product] {
+        static func products(_ list: JSONCursor) throws(JSONReadError) -> [Product] {
             var result: [Product] = []
-            for item in try array(list, section: "products") {
-                var product = Product(id: try segment("id", in: item), group: try optionalString("group", in: item), choice: nil, realtime: [])
-                if let choiceText = try optionalString("choice", in: item) {
-                    guard let choice = RealtimeChoice.Mode(rawValue: choiceText) else {
-                        throw fail(item.member("choice")!, "\"choice\" must be first-usable or weighted, not '\(choiceText)'")
-                    }
-                    product.choice = choice
+            for item in try list.objects() {
+                var product = Product(id: try item.segment("id"), group: try item.optionalString("group"), choice: nil, realtime: [])
+                product.choice = try item.optionalString("choice", as: RealtimeChoice.Mode.init(rawValue:)) {
+                    "\"choice\" must be first-usable or weighted, not '\($0)'"
                 }
                 if let arms = item.member("realtime") {
-                    for arm in try array(arms, section: "realtime") {
-                        let message = try string("message", in: arm)
-                        guard let weightNode = arm.member("weight"), case .number(let text) = weightNode.value, let weight = Int(text), (1...RealtimeChoice.maxWeight).contains(weight) else {
-                            throw fail(arm, "a realtime entry needs \"weight\", a whole number from 1 to \(RealtimeChoice.maxWeight)")
+                    for arm in try arms.objects() {
+                        let message = try arm.string("message")
+                        guard let weight = try? arm.integer("weight"), (1...RealtimeChoice.maxWeight).contains(weight) else {
+                            throw arm.error("a realtime entry needs \"weight\", a whole number from 1 to \(RealtimeChoice.maxWeight)")
                         }
                         product.realtime.append((message, weight))
                     }
                 }
                 guard (product.choice == nil) == product.realtime.isEmpty else {
-                    throw fail(item, "\"choice\" and \"realtime\" are given together or not at all")
+                    throw item.error("\"choice\" and \"realtime\" are given together or not at all")
                 }
                 result.append(product)
             }
             return result
         }
 
-        func unreferenced(_ list: JSONDocument.Node) throws(Failure) -> [Unreferenced] {
+        static func unreferenced(_ list: JSONCursor) throws(JSONReadError) -> [Unreferenced] {
             var result: [Unreferenced] = []
-            for item in try array(list, section: "unreferenced") {
-                let kindText = try string("kind", in: item)
-                guard let kind = Unreferenced.Kind(rawValue: kindText) else { throw fail(item.member("kind")!, "\"kind\" must be image or message, not '\(kindText)'") }
+            for item in try list.objects() {
+                let kind = try item.string("kind", as: Unreferenced.Kind.init(rawValue:)) { "\"kind\" must be image or message, not '\($0)'" }
                 // As Apple listed it, a lower-case UUID (the state file's reader drops any other):
                 // the bundle never sends a request for it, but its path is written for clean-ups.
-                var entry = Unreferenced(kind: kind, identifier: try identifier("identifier", in: item), state: try string("state", in: item))
-                if kind == .image { entry.imageSize = try optionalString("imageSize", in: item) }
+                var entry = Unreferenced(kind: kind, identifier: try item.identifier("identifier"), state: try item.string("state"))
+                if kind == .image { entry.imageSize = try item.optionalString("imageSize") }
                 result.append(entry)
             }
             return result
+        }
+    }
+}
+
+extension JSONCursor {
+    /// The required member `key`, a lower-case UUID, as msgc writes every identifier.
+    public func identifier(_ key: String) throws(JSONReadError) -> String {
+        try string(key, as: { Manifest.isIdentifier($0) ? $0 : nil }) { "\"\(key)\" must be a lower-case UUID, not '\($0)'" }
+    }
+
+    /// The required member `key`, a name that becomes one segment of a request path (a
+    /// product, a locale).
+    func segment(_ key: String) throws(JSONReadError) -> String {
+        try string(key, as: { PathSegment.isSafe($0) && !$0.unicodeScalars.contains(where: { "?#% ".unicodeScalars.contains($0) }) ? $0 : nil }) {
+            "\"\(key)\" must be one path segment, not '\($0)'"
         }
     }
 }

@@ -111,74 +111,53 @@ public struct RealtimeFacts: Hashable, Sendable {
 
     // MARK: - Decoding
 
-    /// Reads `realtime.json`; `path` is how messages name it.
-    public static func decode(_ bytes: [UInt8], path: String) throws(Manifest.Failure) -> RealtimeFacts {
-        let root: JSONDocument.Node
-        do {
-            root = try JSONDocument.parse(bytes)
-        } catch {
-            throw Manifest.Failure("\(path):\(error.line):\(error.column): not valid JSON: \(error.message)")
+    /// Reads `realtime.json` strictly; `path` is how messages name it.
+    public static func decode(_ bytes: [UInt8], path: String) throws(JSONReadError) -> RealtimeFacts {
+        let root = try JSONCursor.parse(bytes, file: path, reading: .strict, naming: .memberName)
+        try root.refuseUnknownMembers(["format", "formatVersion", "messages", "products"], in: "realtime.json")
+        guard case .string(format)? = root.member("format")?.node.value else {
+            throw JSONReadError("'\(path)' is not the realtime facts of an msgc bundle: its \"format\" is not \"\(format)\"", file: path)
         }
-        let decoder = Manifest.Decoder(path: path)
-        func fail(_ node: JSONDocument.Node, _ message: String) -> Manifest.Failure { decoder.fail(node, message) }
-        func only(_ node: JSONDocument.Node, _ allowed: [String], _ what: String) throws(Manifest.Failure) {
-            guard case .object(let members) = node.value else { throw fail(node, "\(what) must be an object, not \(node.kindName)") }
-            for (member, _) in members where !allowed.contains(member) {
-                throw fail(node, "unknown member \"\(member)\" in \(what); msgc writes \(allowed.joined(separator: ", "))")
+        guard let version = try? root.integer("formatVersion"), version == formatVersion else {
+            throw (root.member("formatVersion") ?? root).error("\"formatVersion\" must be \(formatVersion), the version this msgc reads")
+        }
+        let productList = try root.required("products")
+        let productItems = try productList.objects()
+        for item in productItems {
+            try item.refuseUnknownMembers(["choice", "group", "id", "realtime"], in: "a product")
+            for arm in try item.member("realtime")?.objects() ?? [] {
+                try arm.refuseUnknownMembers(["message", "weight"], in: "a realtime entry")
             }
         }
-
-        try only(root, ["format", "formatVersion", "messages", "products"], "realtime.json")
-        guard case .string(format) = root.member("format")?.value else {
-            throw Manifest.Failure("'\(path)' is not the realtime facts of an msgc bundle: its \"format\" is not \"\(format)\"")
-        }
-        guard let versionNode = root.member("formatVersion"), case .number(let versionText) = versionNode.value,
-            let version = Int(versionText), version == formatVersion
-        else {
-            throw fail(root.member("formatVersion") ?? root, "\"formatVersion\" must be \(formatVersion), the version this msgc reads")
-        }
-        guard let productList = root.member("products") else { throw fail(root, "missing \"products\"") }
-        for item in try decoder.array(productList, section: "products") {
-            try only(item, ["choice", "group", "id", "realtime"], "a product")
-            if let arms = item.member("realtime") {
-                for arm in try decoder.array(arms, section: "realtime") { try only(arm, ["message", "weight"], "a realtime entry") }
-            }
-        }
-        let products = try decoder.products(productList)
+        let products = try Manifest.Decoder.products(productList)
         var ids = Set<String>()
-        for (item, product) in zip(try decoder.array(productList, section: "products"), products) where !ids.insert(product.id).inserted {
-            throw fail(item, "product '\(product.id)' is listed twice")
+        for (item, product) in zip(productItems, products) where !ids.insert(product.id).inserted {
+            throw item.error("product '\(product.id)' is listed twice")
         }
 
-        guard let messageList = root.member("messages") else { throw fail(root, "missing \"messages\"") }
         var messages: [Message] = []
         let allowed = ["billingPlanType", "identifier", "key", "locale", "messageType", "offer", "product", "switchTo"]
-        for item in try decoder.array(messageList, section: "messages") {
-            try only(item, allowed, "a message")
-            let typeText = try decoder.string("messageType", in: item)
-            guard let type = MessageType(rawValue: typeText) else {
-                throw fail(item.member("messageType")!, "\"messageType\" must be text, promotional-offer or switch-plan, not '\(typeText)'")
+        for item in try root.objects("messages") {
+            try item.refuseUnknownMembers(allowed, in: "a message")
+            let type = try item.string("messageType", as: MessageType.init(rawValue:)) {
+                "\"messageType\" must be text, promotional-offer or switch-plan, not '\($0)'"
             }
             var message = Message(
-                identifier: try decoder.identifier("identifier", in: item), product: try decoder.segment("product", in: item),
-                locale: try decoder.segment("locale", in: item), key: try decoder.string("key", in: item), messageType: type)
-            if item.member("switchTo") != nil { message.switchTo = try decoder.segment("switchTo", in: item) }
-            if item.member("billingPlanType") != nil {
-                let plan = try decoder.string("billingPlanType", in: item)
-                guard BillingPlanType(appleValue: plan) != nil else {
-                    throw fail(item.member("billingPlanType")!, "\"billingPlanType\" must be MONTHLY or BILLED_UPFRONT, not '\(plan)'")
+                identifier: try item.identifier("identifier"), product: try item.segment("product"),
+                locale: try item.segment("locale"), key: try item.string("key"), messageType: type)
+            if item.has("switchTo") { message.switchTo = try item.segment("switchTo") }
+            if item.has("billingPlanType") {
+                message.billingPlanType = try item.string("billingPlanType", as: { BillingPlanType(appleValue: $0) == nil ? nil : $0 }) {
+                    "\"billingPlanType\" must be MONTHLY or BILLED_UPFRONT, not '\($0)'"
                 }
-                message.billingPlanType = plan
             }
-            if item.member("offer") != nil {
-                let offer = try decoder.string("offer", in: item)
-                guard Manifest.Decoder.isOfferIdentifier(offer) else {
-                    throw fail(item.member("offer")!, "\"offer\" must hold only ASCII letters, digits, '.', '_' and '-', not '\(offer)'")
+            if item.has("offer") {
+                message.offer = try item.string("offer", as: { Manifest.Decoder.isOfferIdentifier($0) ? $0 : nil }) {
+                    "\"offer\" must hold only ASCII letters, digits, '.', '_' and '-', not '\($0)'"
                 }
-                message.offer = offer
             }
             if let last = messages.last, !last.identifier.utf8.lexicographicallyPrecedes(message.identifier.utf8) {
-                throw fail(item, "\"messages\" must be sorted by identifier, each once, as msgc writes it")
+                throw item.error("\"messages\" must be sorted by identifier, each once, as msgc writes it")
             }
             messages.append(message)
         }
@@ -186,7 +165,7 @@ public struct RealtimeFacts: Hashable, Sendable {
         // Every value has been checked; what is left is how it is written (a number as `1.0`,
         // an escaped letter, other spacing), which msgc never varies.
         guard facts.json.canonicalBytes == bytes else {
-            throw Manifest.Failure("'\(path)' is not written as msgc writes it (sorted keys, two-space indentation, a final newline); build the bundle again")
+            throw JSONReadError("'\(path)' is not written as msgc writes it (sorted keys, two-space indentation, a final newline); build the bundle again", file: path)
         }
         return facts
     }

@@ -40,33 +40,31 @@ public enum StateFileParser {
 
     /// Parses the bytes of a state file named `path`.
     public static func parse(bytes: [UInt8], path: String) -> (StateFile?, [Diagnostic]) {
-        let root: JSONDocument.Node
         do {
-            root = try JSONDocument.parse(bytes)
+            return read(try JSONCursor.parse(bytes, file: path, reading: .lenient, naming: .path, syntaxPrefix: "state file is not valid JSON: "))
         } catch {
-            return (nil, [problem("state file is not valid JSON: \(error.message)", path: path, line: error.line, column: error.column)])
+            return (nil, [problem(error)])
         }
-        return read(root, path: path)
     }
 
-    /// Reads a state file already read as JSON: `root` holds the `messages` and `images`
-    /// members. `msgc state fetch` hands Apple's two answers here as those members, with
-    /// `isFile` false: they are Apple's lists, not yet a file that must say what it describes.
-    public static func read(_ root: JSONDocument.Node, path: String, isFile: Bool = true) -> (StateFile?, [Diagnostic]) {
-        guard case .object = root.value else {
-            return (nil, [problem(
-                "state file must be a JSON object with \"messages\" and \"images\", not \(root.kindName)", path: path,
-                line: root.line, column: root.column)])
+    /// Reads a state file already read as JSON (leniently, named by paths): `root` holds the
+    /// `messages` and `images` members. `msgc state fetch` hands Apple's two answers here as
+    /// those members, with `isFile` false: they are Apple's lists, not yet a file that must say
+    /// what it describes. msgc's own members (`defaults`, `environment`, `bundleId`,
+    /// `fetchedAt`) are read strictly.
+    public static func read(_ root: JSONCursor, isFile: Bool = true) -> (StateFile?, [Diagnostic]) {
+        guard case .object = root.node.value else {
+            return (nil, [problem(root.error("state file must be a JSON object with \"messages\" and \"images\", not \(root.kindName)"))])
         }
         var diagnostics: [Diagnostic] = []
         let messages = list(
             in: root, outer: "messages", inner: "messageIdentifiers", identifierKey: "messageIdentifier", stateKey: "messageState",
-            sizeKey: nil, path: path, diagnostics: &diagnostics)
+            sizeKey: nil, diagnostics: &diagnostics)
         let images = list(
             in: root, outer: "images", inner: "imageIdentifiers", identifierKey: "imageIdentifier", stateKey: "imageState",
-            sizeKey: "imageSize", path: path, diagnostics: &diagnostics)
-        let defaults = StateDefaultsParser.read(root, path: path, diagnostics: &diagnostics)
-        let origin = isFile ? self.origin(root, path: path, diagnostics: &diagnostics) : (nil, nil, nil)
+            sizeKey: "imageSize", diagnostics: &diagnostics)
+        let defaults = StateDefaultsParser.read(root.read(.strict), diagnostics: &diagnostics)
+        let origin = isFile ? self.origin(root.read(.strict), diagnostics: &diagnostics) : (nil, nil, nil)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return (nil, diagnostics) }
         var state = StateFile(messages: messages, images: images, defaults: defaults)
         (state.environment, state.bundleId, state.fetchedAt) = origin
@@ -78,26 +76,21 @@ public enum StateFileParser {
     /// error. A file without the first two (written before msgc recorded them) is used as
     /// before; `load`, what commands read a state file with, warns of it (STA011).
     private static func origin(
-        _ root: JSONDocument.Node, path: String, diagnostics: inout [Diagnostic]
+        _ root: JSONCursor, diagnostics: inout [Diagnostic]
     ) -> (environment: String?, bundleId: String?, fetchedAt: String?) {
-        func text(_ key: String) -> String? {
-            guard let node = root.member(key) else { return nil }
-            guard case .string(let value) = node.value else {
-                diagnostics.append(problem("\"\(key)\" must be a string, not \(node.kindName)", path: path, line: node.line, column: node.column))
+        func text(_ key: String, where isValid: (String) -> Bool = { _ in true }, else problem: (String) -> String = { _ in "" }) -> String? {
+            guard root.has(key) else { return nil }
+            do {
+                return try root.string(key, as: { isValid($0) ? $0 : nil }, else: problem)
+            } catch {
+                diagnostics.append(Self.problem(error))
                 return nil
             }
-            return value
         }
-        let environment = text("environment")
-        if let environment, !["sandbox", "production"].contains(environment), let node = root.member("environment") {
-            diagnostics.append(problem(
-                "\"environment\" must be sandbox or production, not '\(environment)'", path: path, line: node.line, column: node.column))
+        let environment = text("environment", where: { ["sandbox", "production"].contains($0) }) {
+            "\"environment\" must be sandbox or production, not '\($0)'"
         }
-        let bundleId = text("bundleId")
-        if let bundleId, !PathSegment.isSafe(bundleId), let node = root.member("bundleId") {
-            diagnostics.append(problem(
-                "\"bundleId\" must be an app's bundle id, not '\(bundleId)'", path: path, line: node.line, column: node.column))
-        }
+        let bundleId = text("bundleId", where: PathSegment.isSafe) { "\"bundleId\" must be an app's bundle id, not '\($0)'" }
         return (environment, bundleId, text("fetchedAt"))
     }
 
@@ -127,48 +120,48 @@ public enum StateFileParser {
     }
 
     private static func list(
-        in root: JSONDocument.Node, outer: String, inner: String, identifierKey: String, stateKey: String, sizeKey: String?,
-        path: String, diagnostics: inout [Diagnostic]
+        in root: JSONCursor, outer: String, inner: String, identifierKey: String, stateKey: String, sizeKey: String?,
+        diagnostics: inout [Diagnostic]
     ) -> [HeldUpload] {
-        func report(_ message: String, at node: JSONDocument.Node) {
-            diagnostics.append(problem(message, path: path, line: node.line, column: node.column))
-        }
+        func report(_ error: JSONReadError) { diagnostics.append(problem(error)) }
         guard let container = root.member(outer) else {
-            report("state file has no \"\(outer)\" member (Apple's \(outer == "messages" ? "Get Message List" : "Get Image List") response)", at: root)
+            report(root.error("state file has no \"\(outer)\" member (Apple's \(outer == "messages" ? "Get Message List" : "Get Image List") response)"))
             return []
         }
-        guard case .object = container.value else {
-            report("\"\(outer)\" must be an object with \"\(inner)\", not \(container.kindName)", at: container)
+        guard case .object = container.node.value else {
+            report(container.mismatch("an object with \"\(inner)\""))
             return []
         }
         // Apple's libraries decode the list as optional: an app that never uploaded anything may
         // get `{}` or `null`, and that is an empty list.
-        guard let array = container.member(inner), !array.isNull else { return [] }
-        guard case .array(let entries) = array.value else {
-            report("\"\(outer).\(inner)\" must be an array, not \(array.kindName)", at: array)
+        guard let list = container.member(inner) else { return [] }
+        let entries: [JSONCursor]
+        do {
+            entries = try list.array()
+        } catch {
+            report(error)
             return []
         }
         var result: [HeldUpload] = []
         // Identifiers are compared case-insensitively, as everywhere else: the first entry of
         // each, to tell a repeat that agrees (noise, kept once) from one that contradicts it.
-        var firstOfIdentifier: [String: (index: Int, state: String, size: String?, node: JSONDocument.Node)] = [:]
-        for (index, entry) in entries.enumerated() {
-            let place = "\(outer).\(inner)[\(index)]"
-            guard case .object = entry.value else {
-                report("\(place) must be an object, not \(entry.kindName)", at: entry)
+        var firstOfIdentifier: [String: (path: String, state: String, size: String?, line: Int)] = [:]
+        for entry in entries {
+            guard case .object = entry.node.value else {
+                report(entry.mismatch("an object"))
                 continue
             }
             // Every member is optional in Apple's libraries: absent or null is "Apple did not
             // say"; a value of another type is not something Apple sends.
             var wrongType = false
             func text(_ key: String) -> String? {
-                guard let node = entry.member(key), !node.isNull else { return nil }
-                guard case .string(let value) = node.value else {
-                    report("\(place).\(key) must be a string, not \(node.kindName)", at: node)
+                do {
+                    return try entry.optionalString(key)
+                } catch {
+                    report(error)
                     wrongType = true
                     return nil
                 }
-                return value
             }
             let identifier = text(identifierKey)
             let state = text(stateKey) ?? ""
@@ -176,10 +169,12 @@ public enum StateFileParser {
             guard !wrongType else { continue }
             // An identifier reaches request paths and the manifest: only a UUID is used at all.
             guard let identifier, UUIDText.parse(identifier) != nil else {
+                // Where the identifier is written, a `null` one included; else the entry.
+                let place = entry.node.member(identifierKey) ?? entry.node
                 diagnostics.append(StateDiagnostics.unusableIdentifier.diagnose(
-                    identifier.map { "\(place).\(identifierKey) '\($0)' is not a UUID; msgc ignores this entry" }
-                        ?? "\(place) has no \"\(identifierKey)\"; msgc ignores this entry",
-                    at: SourceLocation(path: path, line: (entry.member(identifierKey) ?? entry).line, column: (entry.member(identifierKey) ?? entry).column),
+                    identifier.map { "\(entry.path).\(identifierKey) '\($0)' is not a UUID; msgc ignores this entry" }
+                        ?? "\(entry.path) has no \"\(identifierKey)\"; msgc ignores this entry",
+                    at: SourceLocation(path: root.file, line: place.line, column: place.column),
                     fixIts: [FixIt("fetch the state again with `msgc state fetch`; Apple lists every upload under its UUID")]))
                 continue
             }
@@ -189,33 +184,28 @@ public enum StateFileParser {
                 // (APPROVED, then REJECTED) leave msgc unable to tell what Apple holds, and a state
                 // file is used whole or not at all.
                 if first.state != state || first.size != size {
-                    let line = " on line \(first.node.line)"
-                    report(
-                        "\(place) lists '\(identifier)' again as \(describe(state))\(size.map { " \($0)" } ?? ""), but \(outer).\(inner)[\(first.index)]\(line) lists it as \(describe(first.state))\(first.size.map { " \($0)" } ?? ""); msgc cannot tell which Apple holds",
-                        at: entry)
+                    report(entry.error(
+                        "\(entry.path) lists '\(identifier)' again as \(describe(state))\(size.map { " \($0)" } ?? ""), but \(first.path) on line \(first.line) lists it as \(describe(first.state))\(first.size.map { " \($0)" } ?? ""); msgc cannot tell which Apple holds"))
                 }
                 continue
             }
-            firstOfIdentifier[key] = (index, state, size, entry)
+            firstOfIdentifier[key] = (entry.path, state, size, entry.line)
             result.append(HeldUpload(
                 identifier: identifier, state: ReviewState(raw: state), imageSize: size,
-                location: SourceLocation(path: path, line: entry.line, column: entry.column)))
+                location: entry.location))
         }
         return result
     }
 
     private static func describe(_ state: String) -> String { state.isEmpty ? "without a state" : state }
 
+    private static func problem(_ error: JSONReadError) -> Diagnostic {
+        problem(error.message, path: error.file, line: error.line, column: error.column)
+    }
+
     private static func problem(_ message: String, path: String, line: Int? = nil, column: Int? = nil) -> Diagnostic {
         StateDiagnostics.invalidStateFile.diagnose(
             message, at: SourceLocation(path: path, line: line, column: column),
             fixIts: [FixIt("give --state the applier's saved Get Message List and Get Image List responses: {\"messages\": {\"messageIdentifiers\": […]}, \"images\": {\"imageIdentifiers\": […]}}")])
-    }
-}
-
-extension JSONDocument.Node {
-    /// Whether the value is JSON `null`, which Apple's libraries read as an absent member.
-    fileprivate var isNull: Bool {
-        if case .null = value { true } else { false }
     }
 }

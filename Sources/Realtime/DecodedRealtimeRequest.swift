@@ -34,31 +34,19 @@ public struct DecodedRealtimeRequest: Hashable, Sendable {
         self.environment = environment
     }
 
-    /// The payload, when `payload` is a JSON object with every member of the right type.
+    /// The payload, when `payload` is a JSON object with every member of the right type (read
+    /// strictly: `null` is no string and no number).
     public init?(payload: JSONDocument.Node) {
-        guard case .object = payload.value else { return nil }
-        func string(_ key: String) -> String? {
-            if case .string(let value)? = payload.member(key)?.value { return value }
-            return nil
-        }
-        func integer(_ key: String) -> Int64? {
-            if case .number(let text)? = payload.member(key)?.value { return Self.integer(text) }
-            return nil
-        }
-        guard let originalTransactionId = string("originalTransactionId"), let appAppleId = integer("appAppleId"),
-            let productId = string("productId"), let userLocale = string("userLocale"),
-            let requestIdentifier = string("requestIdentifier"), UUIDText.parse(requestIdentifier) != nil,
-            let signedDate = integer("signedDate"), let environment = string("environment")
+        let payload = JSONCursor(payload, file: "the request's payload", reading: .strict, naming: .memberName)
+        guard case .object = payload.node.value,
+            let originalTransactionId = try? payload.string("originalTransactionId"), let appAppleId = try? payload.integer("appAppleId"),
+            let productId = try? payload.string("productId"), let userLocale = try? payload.string("userLocale"),
+            let requestIdentifier = try? payload.string("requestIdentifier"), UUIDText.parse(requestIdentifier) != nil,
+            let signedDate = try? payload.integer("signedDate"), let environment = try? payload.string("environment")
         else { return nil }
         self.init(
-            originalTransactionId: originalTransactionId, appAppleId: appAppleId, productId: productId, userLocale: userLocale,
-            requestIdentifier: requestIdentifier.lowercased(), signedDate: signedDate, environment: environment)
-    }
-
-    /// A JSON number written as an integer (no fraction, no exponent) that fits 64 bits.
-    static func integer(_ text: String) -> Int64? {
-        guard !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { return nil }
-        return Int64(text)
+            originalTransactionId: originalTransactionId, appAppleId: Int64(appAppleId), productId: productId, userLocale: userLocale,
+            requestIdentifier: requestIdentifier.lowercased(), signedDate: Int64(signedDate), environment: environment)
     }
 
     /// Apple's name for an environment in a request.

@@ -121,7 +121,7 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
             texts.append(text)
         }
 
-        let signedDate: Int64? = if case .number(let text)? = payload?.member("signedDate")?.value { DecodedRealtimeRequest.integer(text) } else { nil }
+        let signedDate: Int64? = if case .number(let text)? = payload?.member("signedDate")?.value { JSONCursor.integer(text).map(Int64.init) } else { nil }
         let checkedAt = signedDate.map { $0 / 1000 } ?? Int64(now.timeIntervalSince1970)
         let leafKey: ES256.PublicKey
         let cacheKey = texts.joined(separator: "\n")

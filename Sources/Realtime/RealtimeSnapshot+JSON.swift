@@ -18,25 +18,13 @@ extension RealtimeSnapshot {
         ])
     }
 
-    /// Why bytes are not a snapshot this msgc reads; `description` names the file, line and column.
-    public struct Failure: Error, Equatable, CustomStringConvertible {
-        public var description: String
-        public init(_ description: String) { self.description = description }
-    }
-
     /// The largest snapshot msgc reads (2,000 messages in every locale fit in a few megabytes).
     public static let maxBytes = 64 << 20
 
     /// Reads a snapshot; `path` is how messages name it. Strict: a snapshot steers what a
     /// server answers, so every identifier, product and key must have msgc's shape.
-    public static func decode(_ bytes: [UInt8], path: String) throws(Failure) -> RealtimeSnapshot {
-        let root: JSONDocument.Node
-        do {
-            root = try JSONDocument.parse(bytes)
-        } catch {
-            throw Failure("\(path):\(error.line):\(error.column): not valid JSON: \(error.message)")
-        }
-        return try SnapshotDecoder(path: path).snapshot(root)
+    public static func decode(_ bytes: [UInt8], path: String) throws(JSONReadError) -> RealtimeSnapshot {
+        try SnapshotDecoder.snapshot(try JSONCursor.parse(bytes, file: path, reading: .strict, naming: .memberName))
     }
 }
 
@@ -104,56 +92,11 @@ extension RealtimeSnapshot.Omission {
     }
 }
 
-/// Reads a snapshot's JSON, refusing anything msgc would not have written.
-private struct SnapshotDecoder {
-    typealias Failure = RealtimeSnapshot.Failure
-    typealias Node = JSONDocument.Node
-    let path: String
-
-    func fail(_ node: Node, _ message: String) -> Failure {
-        Failure("\(path):\(node.line):\(node.column): \(message)")
-    }
-
-    func member(_ key: String, in node: Node) throws(Failure) -> Node {
-        guard let member = node.member(key) else { throw fail(node, "missing \"\(key)\"") }
-        return member
-    }
-
-    func string(_ key: String, in node: Node) throws(Failure) -> String {
-        let member = try member(key, in: node)
-        guard case .string(let text) = member.value else { throw fail(member, "\"\(key)\" must be a string, not \(member.kindName)") }
-        return text
-    }
-
-    func optionalString(_ key: String, in node: Node) throws(Failure) -> String? {
-        guard let member = node.member(key) else { return nil }
-        switch member.value {
-        case .null: return nil
-        case .string(let text): return text
-        default: throw fail(member, "\"\(key)\" must be a string or null, not \(member.kindName)")
-        }
-    }
-
-    func integer(_ key: String, in node: Node) throws(Failure) -> Int {
-        let member = try member(key, in: node)
-        guard case .number(let text) = member.value, let value = Int(text) else { throw fail(member, "\"\(key)\" must be a whole number") }
-        return value
-    }
-
-    func array(_ key: String, in node: Node) throws(Failure) -> [Node] {
-        let member = try member(key, in: node)
-        guard case .array(let items) = member.value else { throw fail(member, "\"\(key)\" must be an array, not \(member.kindName)") }
-        for item in items {
-            guard case .object = item.value else { throw fail(item, "an entry of \"\(key)\" must be an object, not \(item.kindName)") }
-        }
-        return items
-    }
-
+/// Reads a snapshot's JSON strictly, refusing anything msgc would not have written.
+private enum SnapshotDecoder {
     /// A product id, locale or key: one safe path segment of ASCII letters, digits, `.`, `_` and `-`.
-    func name(_ key: String, in node: Node) throws(Failure) -> String {
-        let text = try string(key, in: node)
-        guard Self.isName(text) else { throw fail(node.member(key)!, "\"\(key)\" must hold only ASCII letters, digits, '.', '_' and '-', not '\(text)'") }
-        return text
+    static func name(_ key: String, in node: JSONCursor) throws(JSONReadError) -> String {
+        try node.string(key, as: { isName($0) ? $0 : nil }) { "\"\(key)\" must hold only ASCII letters, digits, '.', '_' and '-', not '\($0)'" }
     }
 
     static func isName(_ text: String) -> Bool {
@@ -163,110 +106,90 @@ private struct SnapshotDecoder {
         }
     }
 
-    func identifier(_ key: String, in node: Node) throws(Failure) -> String {
-        let text = try string(key, in: node)
-        guard Manifest.isIdentifier(text) else { throw fail(node.member(key)!, "\"\(key)\" must be a lower-case UUID, not '\(text)'") }
-        return text
-    }
-
-    func snapshot(_ root: Node) throws(Failure) -> RealtimeSnapshot {
-        guard case .object = root.value else { throw fail(root, "a snapshot is a JSON object, not \(root.kindName)") }
-        guard case .string(RealtimeSnapshot.format) = root.member("format")?.value else {
-            throw Failure("'\(path)' is not an msgc realtime snapshot: its \"format\" is not \"\(RealtimeSnapshot.format)\"")
+    static func snapshot(_ root: JSONCursor) throws(JSONReadError) -> RealtimeSnapshot {
+        guard case .object = root.node.value else { throw root.error("a snapshot is a JSON object, not \(root.kindName)") }
+        guard case .string(RealtimeSnapshot.format)? = root.member("format")?.node.value else {
+            throw JSONReadError("'\(root.file)' is not an msgc realtime snapshot: its \"format\" is not \"\(RealtimeSnapshot.format)\"", file: root.file)
         }
-        let version = try integer("schemaVersion", in: root)
+        let versionNode = try root.required("schemaVersion")
+        let version = try versionNode.integer()
         guard version == RealtimeSnapshot.schemaVersion else {
-            throw fail(root.member("schemaVersion")!, "schema version \(version) is not one this msgc reads (it reads version \(RealtimeSnapshot.schemaVersion)); make the snapshot with this msgc")
+            throw versionNode.error("schema version \(version) is not one this msgc reads (it reads version \(RealtimeSnapshot.schemaVersion)); make the snapshot with this msgc")
         }
-        let generator = try member("generator", in: root)
-        let environmentText = try string("environment", in: root)
-        guard let environment = Environment(rawValue: environmentText) else {
-            throw fail(root.member("environment")!, "\"environment\" must be sandbox or production, not '\(environmentText)'")
+        let generator = try root.required("generator")
+        let environment = try root.string("environment", as: Environment.init(rawValue:)) {
+            "\"environment\" must be sandbox or production, not '\($0)'"
         }
-        let digest = try string("bundleDigest", in: root)
-        guard digest.hasPrefix("sha256:"), digest.utf8.count == 71,
-              digest.utf8.dropFirst(7).allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-            throw fail(root.member("bundleDigest")!, "\"bundleDigest\" must be sha256: and 64 lower-case hexadecimal digits")
-        }
+        let digest = try root.string("bundleDigest", as: {
+            $0.hasPrefix("sha256:") && $0.utf8.count == 71 && $0.utf8.dropFirst(7).allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) ? $0 : nil
+        }) { _ in "\"bundleDigest\" must be sha256: and 64 lower-case hexadecimal digits" }
         var products: [RealtimeSnapshot.Product] = []
-        for item in try array("products", in: root) { products.append(try product(item)) }
+        for item in try root.objects("products") { products.append(try product(item)) }
         var omitted: [RealtimeSnapshot.Omission] = []
-        for item in try array("omitted", in: root) {
-            let reasonText = try string("reason", in: item)
-            guard let reason = RealtimeSnapshot.Omission.Reason(rawValue: reasonText) else {
-                throw fail(item.member("reason")!, "unknown \"reason\" '\(reasonText)'")
-            }
+        for item in try root.objects("omitted") {
+            let reason = try item.string("reason", as: RealtimeSnapshot.Omission.Reason.init(rawValue:)) { "unknown \"reason\" '\($0)'" }
             omitted.append(RealtimeSnapshot.Omission(
                 product: try name("product", in: item), locale: try name("locale", in: item), key: try name("key", in: item),
-                identifier: item.member("identifier") == nil ? "" : try identifier("identifier", in: item), reason: reason,
-                detail: try string("detail", in: item)))
+                identifier: item.has("identifier") ? try item.identifier("identifier") : "", reason: reason,
+                detail: try item.string("detail")))
         }
         return RealtimeSnapshot(
-            generatorVersion: try string("version", in: generator), bundleId: try string("bundleId", in: root), environment: environment,
-            bundleDigest: digest, release: try optionalString("release", in: root), products: products, omitted: omitted)
+            generatorVersion: try generator.string("version"), bundleId: try root.string("bundleId"), environment: environment,
+            bundleDigest: digest, release: try root.optionalString("release"), products: products, omitted: omitted)
     }
 
-    func product(_ node: Node) throws(Failure) -> RealtimeSnapshot.Product {
-        var choice: RealtimeChoice.Mode?
+    static func product(_ node: JSONCursor) throws(JSONReadError) -> RealtimeSnapshot.Product {
         var arms: [RealtimeSnapshot.Arm] = []
-        if let choiceText = try optionalString("choice", in: node) {
-            guard let mode = RealtimeChoice.Mode(rawValue: choiceText) else {
-                throw fail(node.member("choice")!, "\"choice\" must be first-usable or weighted, not '\(choiceText)'")
-            }
-            choice = mode
-            for arm in try array("realtime", in: node) {
-                let weight = try integer("weight", in: arm)
+        let choice = try node.optionalString("choice", as: RealtimeChoice.Mode.init(rawValue:)) {
+            "\"choice\" must be first-usable or weighted, not '\($0)'"
+        }
+        if choice != nil {
+            for arm in try node.objects("realtime") {
+                let weight = try arm.integer("weight")
                 guard (1...RealtimeChoice.maxWeight).contains(weight) else {
-                    throw fail(arm, "\"weight\" \(weight) is out of range: give 1 to \(RealtimeChoice.maxWeight)")
+                    throw arm.error("\"weight\" \(weight) is out of range: give 1 to \(RealtimeChoice.maxWeight)")
                 }
                 arms.append(RealtimeSnapshot.Arm(message: try name("message", in: arm), weight: weight))
             }
         }
         var locales: [RealtimeSnapshot.Locale] = []
-        for item in try array("locales", in: node) {
+        for item in try node.objects("locales") {
             var answers: [RealtimeSnapshot.Answer] = []
-            for entry in try array("messages", in: item) { answers.append(try answer(entry)) }
-            let defaultKey = try optionalString("default", in: item)
-            if let defaultKey, !answers.contains(where: { $0.key == defaultKey && $0.type == .text }) {
-                throw fail(item.member("default")!, "\"default\" must name a text message of the locale's \"messages\"")
+            for entry in try item.objects("messages") { answers.append(try answer(entry)) }
+            let defaultKey = try item.optionalString("default", as: { key in answers.contains { $0.key == key && $0.type == .text } ? key : nil }) { _ in
+                "\"default\" must name a text message of the locale's \"messages\""
             }
             locales.append(RealtimeSnapshot.Locale(locale: try name("locale", in: item), defaultKey: defaultKey, messages: answers))
         }
         return RealtimeSnapshot.Product(
-            id: try name("id", in: node), group: try optionalString("group", in: node), choice: choice, realtime: arms, locales: locales)
+            id: try name("id", in: node), group: try node.optionalString("group"), choice: choice, realtime: arms, locales: locales)
     }
 
-    func answer(_ node: Node) throws(Failure) -> RealtimeSnapshot.Answer {
-        let typeText = try string("type", in: node)
-        guard let type = MessageType(rawValue: typeText) else { throw fail(node.member("type")!, "unknown \"type\" '\(typeText)'") }
-        let versionText = try string("version", in: node)
-        guard let version = RealtimeSnapshot.Answer.Version(rawValue: versionText) else {
-            throw fail(node.member("version")!, "\"version\" must be current or previous, not '\(versionText)'")
+    static func answer(_ node: JSONCursor) throws(JSONReadError) -> RealtimeSnapshot.Answer {
+        let type = try node.string("type", as: MessageType.init(rawValue:)) { "unknown \"type\" '\($0)'" }
+        let version = try node.string("version", as: RealtimeSnapshot.Answer.Version.init(rawValue:)) {
+            "\"version\" must be current or previous, not '\($0)'"
         }
         var images: [String] = []
-        let imageList = try member("images", in: node)
-        guard case .array(let items) = imageList.value else { throw fail(imageList, "\"images\" must be an array") }
+        let imageList = try node.required("images")
+        guard let items = try? imageList.array() else { throw imageList.error("\"images\" must be an array") }
         for item in items {
-            guard case .string(let text) = item.value, Manifest.isIdentifier(text) else { throw fail(item, "\"images\" must list lower-case UUIDs") }
+            guard let text = try? item.string(), Manifest.isIdentifier(text) else { throw item.error("\"images\" must list lower-case UUIDs") }
             images.append(text)
         }
         var answer = RealtimeSnapshot.Answer(
-            key: try name("key", in: node), type: type, identifier: try identifier("identifier", in: node), images: images, version: version)
+            key: try name("key", in: node), type: type, identifier: try node.identifier("identifier"), images: images, version: version)
         switch type {
         case .text: break
         case .switchPlan:
             answer.productId = try name("productId", in: node)
-            if let plan = try optionalString("billingPlanType", in: node) {
-                guard BillingPlanType(appleValue: plan) != nil else {
-                    throw fail(node.member("billingPlanType")!, "\"billingPlanType\" must be MONTHLY or BILLED_UPFRONT, not '\(plan)'")
-                }
-                answer.billingPlanType = plan
+            answer.billingPlanType = try node.optionalString("billingPlanType", as: { BillingPlanType(appleValue: $0) == nil ? nil : $0 }) {
+                "\"billingPlanType\" must be MONTHLY or BILLED_UPFRONT, not '\($0)'"
             }
         case .promotionalOffer: answer.offerIdentifier = try name("offerIdentifier", in: node)
         }
-        if let kind = try optionalString("answer", in: node), kind != answer.kind.rawValue {
-            throw fail(node.member("answer")!, "\"answer\" of a \(type.rawValue) message is \(answer.kind.rawValue), not '\(kind)'")
-        }
+        let kind = answer.kind.rawValue
+        _ = try node.optionalString("answer", as: { $0 == kind ? $0 : nil }) { "\"answer\" of a \(type.rawValue) message is \(kind), not '\($0)'" }
         return answer
     }
 }

@@ -28,27 +28,26 @@ public enum ResponseCheck {
     public static func check(_ bytes: [UInt8], path: String, snapshot: RealtimeSnapshot, request: Request) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
-        func at(_ node: JSONDocument.Node) -> SourceLocation {
-            SourceLocation(path: path, line: node.line, column: node.column).spanning(scalars: width(of: node))
-        }
-        func keyLocation(_ key: String, of value: JSONDocument.Node, path: String) -> SourceLocation {
-            Self.keyLocation(key, of: value, path: path, lines: lines)
+        func keyLocation(_ key: String, of value: JSONCursor, path: String) -> SourceLocation {
+            Self.keyLocation(key, of: value.node, path: path, lines: lines)
         }
         if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             return [RealtimeDiagnostics.invalidResponse.finding(
                 "the answer is empty, not a JSON object", at: SourceLocation(path: path, line: 1, column: 1),
                 fixIts: [FixIt("if the server answered 404 with nothing, check that with --no-answer instead of a RESPONSE")])]
         }
-        let root: JSONDocument.Node
+        // Read strictly and named by quoted paths ('alternateProduct.productId'): `null` is a
+        // value Apple cannot use where it needs a string.
+        let root: JSONCursor
         do {
-            root = try JSONDocument.parse(bytes)
+            root = try JSONCursor.parse(bytes, file: path, reading: .strict, naming: .quotedPath, syntaxPrefix: "the answer is not valid JSON: ")
         } catch {
-            return [RealtimeDiagnostics.invalidResponse.finding(
-                "the answer is not valid JSON: \(error.message)", at: SourceLocation(path: path, line: error.line, column: error.column))]
+            return [RealtimeDiagnostics.invalidResponse.finding(error.message, at: error.location)]
         }
-        guard case .object(let members) = root.value else {
+        guard case .object = root.node.value else {
             return [RealtimeDiagnostics.invalidResponse.finding("the answer must be a JSON object, not \(root.kindName)", at: at(root))]
         }
+        let members = root.members
         let answerKeys = RealtimeSnapshot.Answer.Kind.allCases.map(\.rawValue)
         let hasAnswer = members.contains { answerKeys.contains($0.key) }
         // A top-level messageIdentifier without an answer is said by the finding that there is none.
@@ -64,22 +63,18 @@ public enum ResponseCheck {
             findings.append(RealtimeDiagnostics.notExactlyOneAnswer.finding(problem, at: at(root), fixIts: [FixIt("answer with exactly one: {\"message\": {\"messageIdentifier\": \"…\"}}")]))
             return findings
         }
-        guard case .object = body.value else {
-            findings.append(RealtimeDiagnostics.invalidResponse.finding("'\(memberName)' must be an object, not \(body.kindName)", at: at(body)))
+        guard case .object = body.node.value else {
+            findings.append(RealtimeDiagnostics.invalidResponse.finding(body.mismatch("an object").message, at: at(body)))
             return findings
         }
-        func text(_ key: String, required: Bool = true) -> (String, JSONDocument.Node)? {
-            guard let node = body.member(key) else {
-                if required {
-                    findings.append(RealtimeDiagnostics.invalidResponse.finding("'\(memberName)' has no '\(key)'", at: at(body)))
-                }
+        func text(_ key: String) -> (String, JSONCursor)? {
+            do {
+                let node = try body.required(key)
+                return (try node.string(), node)
+            } catch {
+                findings.append(RealtimeDiagnostics.invalidResponse.finding(error.message, at: at(error)))
                 return nil
             }
-            guard case .string(let value) = node.value else {
-                findings.append(RealtimeDiagnostics.invalidResponse.finding("'\(memberName).\(key)' must be a string, not \(node.kindName)", at: at(node)))
-                return nil
-            }
-            return (value, node)
         }
         guard let (identifier, identifierNode) = text("messageIdentifier") else { return findings }
         guard let product = snapshot.product(request.product) else {
@@ -114,7 +109,7 @@ public enum ResponseCheck {
             break
         case .alternateProduct:
             guard let (productId, productNode) = text("productId") else { break }
-            checkBillingPlan(body.member("billingPlanType"), message: message, productNode: productNode, at: at, into: &findings)
+            checkBillingPlan(body.member("billingPlanType"), message: message, productNode: productNode, into: &findings)
             let location = at(productNode)
             if productId == product.id {
                 findings.append(RealtimeDiagnostics.alternateProductNotInGroup.finding("'\(productId)' is the request's own product; Apple offers another plan", at: location))
@@ -174,8 +169,7 @@ public enum ResponseCheck {
     /// `alternateProduct.billingPlanType` (API 1.5): one of Apple's values, and the one the
     /// message's source gives; absent when the source gives none.
     static func checkBillingPlan(
-        _ node: JSONDocument.Node?, message: RealtimeSnapshot.Answer, productNode: JSONDocument.Node,
-        at: (JSONDocument.Node) -> SourceLocation, into findings: inout [Diagnostic]
+        _ node: JSONCursor?, message: RealtimeSnapshot.Answer, productNode: JSONCursor, into findings: inout [Diagnostic]
     ) {
         let allowed = BillingPlanType.allCases.map(\.appleValue)
         guard let node else {
@@ -186,14 +180,16 @@ public enum ResponseCheck {
             }
             return
         }
-        guard case .string(let plan) = node.value else {
-            findings.append(RealtimeDiagnostics.invalidResponse.finding(
-                "'alternateProduct.billingPlanType' must be a string, not \(node.kindName)", at: at(node)))
+        let plan: String
+        do {
+            plan = try node.string()
+        } catch {
+            findings.append(RealtimeDiagnostics.invalidResponse.finding(error.message, at: at(error)))
             return
         }
         guard allowed.contains(plan) else {
             findings.append(RealtimeDiagnostics.invalidResponse.finding(
-                "'alternateProduct.billingPlanType' must be \(allowed.joined(separator: " or ")), not '\(plan)'", at: at(node)))
+                "\(node.name) must be \(allowed.joined(separator: " or ")), not '\(plan)'", at: at(node)))
             return
         }
         guard message.kind == .alternateProduct, plan != message.billingPlanType else { return }
@@ -205,25 +201,27 @@ public enum ResponseCheck {
 
     /// `promotionalOfferSignatureV2` (a JWS whose claims name the offer) or `promotionalOfferSignatureV1`.
     static func checkSignature(
-        _ body: JSONDocument.Node, message: RealtimeSnapshot.Answer, product: String, path: String, memberLocation: SourceLocation,
+        _ body: JSONCursor, message: RealtimeSnapshot.Answer, product: String, path: String, memberLocation: SourceLocation,
         into findings: inout [Diagnostic]
     ) {
         let rule = RealtimeDiagnostics.offerSignatureMismatch
         if let v2 = body.member("promotionalOfferSignatureV2") {
-            let location = SourceLocation(path: path, line: v2.line, column: v2.column)
-            guard case .string(let jws) = v2.value else {
-                findings.append(RealtimeDiagnostics.invalidResponse.finding("'promotionalOfferSignatureV2' must be a string, not \(v2.kindName)", at: location))
+            let location = v2.location
+            let jws: String
+            do {
+                jws = try v2.string()
+            } catch {
+                findings.append(RealtimeDiagnostics.invalidResponse.finding(error.message, at: location))
                 return
             }
             let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 3, let payload = base64URLDecoded(parts[1]), let claims = try? JSONDocument.parse(payload), case .object = claims.value else {
+            guard parts.count == 3, let payload = base64URLDecoded(parts[1]),
+                let claims = try? JSONCursor.parse(payload, file: path, reading: .lenient, naming: .quotedPath).object()
+            else {
                 findings.append(rule.finding("'promotionalOfferSignatureV2' is not a JWS (three base64url parts, claims a JSON object)", at: location.spanning(scalars: jws.unicodeScalars.count + 2)))
                 return
             }
-            func claim(_ key: String) -> String? {
-                if case .string(let value)? = claims.member(key)?.value { return value }
-                return nil
-            }
+            func claim(_ key: String) -> String? { (try? claims.optionalString(key)) ?? nil }
             var wrong: [String] = []
             if claim("aud") != "promotional-offer" { wrong.append("aud is \(claim("aud").map { "'\($0)'" } ?? "missing"), not 'promotional-offer'") }
             if let offer = message.offerIdentifier, claim("offerIdentifier") != offer {
@@ -232,17 +230,17 @@ public enum ResponseCheck {
             if claim("productId") != product { wrong.append("productId is \(claim("productId").map { "'\($0)'" } ?? "missing"), not '\(product)'") }
             if !wrong.isEmpty { findings.append(rule.finding("the offer's signature does not fit: " + wrong.joined(separator: "; "), at: location)) }
         } else if let v1 = body.member("promotionalOfferSignatureV1") {
-            let location = SourceLocation(path: path, line: v1.line, column: v1.column)
-            guard case .object = v1.value else {
-                findings.append(RealtimeDiagnostics.invalidResponse.finding("'promotionalOfferSignatureV1' must be an object, not \(v1.kindName)", at: location))
+            let location = v1.location
+            guard case .object = v1.node.value else {
+                findings.append(RealtimeDiagnostics.invalidResponse.finding(v1.mismatch("an object").message, at: location))
                 return
             }
-            let missing = ["encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier"].filter { v1.member($0) == nil }
+            let missing = ["encodedSignature", "productId", "nonce", "timestamp", "keyId", "offerIdentifier"].filter { !v1.has($0) }
             var wrong: [String] = missing.isEmpty ? [] : ["it has no \(missing.joined(separator: ", "))"]
-            if case .string(let offer)? = v1.member("offerIdentifier")?.value, let expected = message.offerIdentifier, offer != expected {
+            if let offer = try? v1.member("offerIdentifier")?.string(), let expected = message.offerIdentifier, offer != expected {
                 wrong.append("offerIdentifier is '\(offer)', not the message's offer '\(expected)'")
             }
-            if case .string(let named)? = v1.member("productId")?.value, named != product { wrong.append("productId is '\(named)', not '\(product)'") }
+            if let named = try? v1.member("productId")?.string(), named != product { wrong.append("productId is '\(named)', not '\(product)'") }
             if !wrong.isEmpty { findings.append(rule.finding("the offer's signature does not fit: " + wrong.joined(separator: "; "), at: location)) }
         } else {
             findings.append(rule.finding(
@@ -274,19 +272,12 @@ public enum ResponseCheck {
         return fallback
     }
 
-    /// How many scalars a value's text takes where that is plain: a string without escapes, a
-    /// number, a literal; one for an object or array (its opening bracket).
-    static func width(of node: JSONDocument.Node) -> Int {
-        switch node.value {
-        case .string(let text): text.unicodeScalars.count + 2
-        case .number(let text): text.unicodeScalars.count
-        case .bool(let flag): flag ? 4 : 5
-        case .null: 4
-        case .array, .object: 1
-        }
-    }
-}
+    /// Where `node` is written, spanning its text where that is plain.
+    static func at(_ node: JSONCursor) -> SourceLocation { node.location.spanning(scalars: node.writtenWidth) }
 
+    /// Where the value an error is about is written, spanning its text where that is plain.
+    static func at(_ error: JSONReadError) -> SourceLocation { error.width.map { error.location.spanning(scalars: $0) } ?? error.location }
+}
 
 extension String {
     fileprivate func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }

@@ -42,7 +42,7 @@ import Testing
         let text = String(decoding: manifest.json.canonicalBytes, as: UTF8.self)
         for (from, to) in [("\"messageType\": \"text\"", "\"messageType\": \"banner\""), ("\"id\": \"", "\"id\": \"../")] {
             #expect(text.contains(from))
-            #expect(throws: Manifest.Failure.self) { try Manifest.decode(Array(text.replacingOccurrences(of: from, with: to).utf8), path: "m") }
+            #expect(throws: JSONReadError.self) { try Manifest.decode(Array(text.replacingOccurrences(of: from, with: to).utf8), path: "m") }
         }
     }
 
@@ -86,7 +86,7 @@ import Testing
         for (original, replacement, expected) in cases {
             let range = try #require(text.range(of: original), "\(original)")
             let edited = text.replacingCharacters(in: range, with: replacement)
-            #expect(throws: Manifest.Failure.self, "\(replacement)") { try Manifest.decode(Array(edited.utf8), path: "m.json") }
+            #expect(throws: JSONReadError.self, "\(replacement)") { try Manifest.decode(Array(edited.utf8), path: "m.json") }
             do {
                 _ = try Manifest.decode(Array(edited.utf8), path: "m.json")
             } catch {

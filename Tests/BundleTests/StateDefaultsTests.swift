@@ -54,6 +54,29 @@ import Testing
         #expect(diagnostics.contains { $0.code == "STA001" }, "\(diagnostics.map(\.message))")
     }
 
+    /// Each message names the entry where the file writes it, counting entries left out.
+    @Test func messagesNameEntriesByTheirPlaceInTheFile() {
+        let entries = """
+            [{"product": "p", "locale": "en-US", "messageIdentifier": "../x"},
+             {"product": "p", "locale": "en-US", "messageIdentifier": null},
+             {"product": "p", "locale": "en-US", "messageIdentifier": "EA1A3351-D822-5C73-AFC9-FCE5155B48E5"},
+             {"product": "p", "locale": 5, "messageIdentifier": null}]
+            """
+        let (state, diagnostics) = StateFileParser.parse(bytes: Self.state(entries), path: "state.json")
+        #expect(state == nil)
+        #expect(diagnostics.map(\.message) == [
+            "defaults[0].messageIdentifier '../x' is not a UUID; msgc ignores this entry",
+            "defaults[2] names p/en-US again with another message than defaults[1]; msgc cannot tell which Apple serves",
+            "defaults[3] needs \"locale\", a string",
+        ])
+        #expect(diagnostics.map(\.location.line) == [1, 3, 4])
+        #expect(diagnostics.map(\.location.column) == [148, 2, 29])
+        let (_, wrongKind) = StateFileParser.parse(bytes: Self.state(#"[{"product": "p", "locale": "en-US", "messageIdentifier": 7}]"#), path: "s.json")
+        #expect(wrongKind.map(\.message) == ["defaults[0].messageIdentifier must be a string or null, not a number"])
+        let (_, notAList) = StateFileParser.parse(bytes: Self.state("null"), path: "s.json")
+        #expect(notAList.map(\.message) == ["\"defaults\" must be an array, not null"])
+    }
+
     @Test func anIdentifierThatIsNotAUUIDIsLeftOut() throws {
         let (state, diagnostics) = StateFileParser.parse(
             bytes: Self.state(#"[{"product": "p", "locale": "en-US", "messageIdentifier": "../x"}]"#), path: "state.json")

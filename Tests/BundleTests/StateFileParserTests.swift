@@ -73,6 +73,9 @@ import Testing
         ("{\"a\": \"é\u{01}\"}", "state file is not valid JSON: control character U+0001 inside a string; JSON requires it escaped", 1, 9),
         ("[]", "state file must be a JSON object with \"messages\" and \"images\", not an array", 1, 1),
         ("{\"images\": {\"imageIdentifiers\": []}}", "state file has no \"messages\" member (Apple's Get Message List response)", 1, 1),
+        // Read as Apple's libraries read it, a null member is an absent one.
+        ("{\"messages\": null, \"images\": {\"imageIdentifiers\": []}}", "state file has no \"messages\" member (Apple's Get Message List response)", 1, 1),
+        ("{\"messages\": {}, \"images\": {}, \"fetchedAt\": null}", "\"fetchedAt\" must be a string, not null", 1, 45),
         ("{\"messages\": [], \"images\": {\"imageIdentifiers\": []}}", "\"messages\" must be an object with \"messageIdentifiers\", not an array", 1, 14),
         ("{\"messages\": {\"messageIdentifiers\": {}}, \"images\": {\"imageIdentifiers\": []}}",
          "\"messages.messageIdentifiers\" must be an array, not an object", 1, 37),

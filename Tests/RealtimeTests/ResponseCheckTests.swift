@@ -119,6 +119,22 @@ import Testing
         #expect(other.first?.message.contains("of com.example.news.premium.monthly in en-US") == true)
     }
 
+    /// A member of the wrong kind is named by its path from the answer's root, and underlined.
+    @Test func wrongKindsAreNamedByTheirPath() {
+        let snapshot = RealtimeDiagnostics.exampleSnapshot
+        func findings(_ text: String) -> [(String, Int?, Int?)] {
+            ResponseCheck.check(Array(text.utf8), path: "r", snapshot: snapshot, request: Self.request)
+                .filter { $0.code == "RTM002" }.map { ($0.message, $0.location.column, $0.location.endColumn) }
+        }
+        #expect(findings(#"{"message": []}"#).map(\.0) == ["'message' must be an object, not an array"])
+        #expect(findings(#"{"message": {}}"#).map(\.0) == ["'message' has no 'messageIdentifier'"])
+        let number = findings(#"{"message": {"messageIdentifier": 12}}"#)
+        #expect(number.map(\.0) == ["'message.messageIdentifier' must be a string, not a number"])
+        #expect(number.first.map { [$0.1, $0.2] } == [35, 37])
+        let signature = #"{"promotionalOffer": {"messageIdentifier": "c3d4e5f6-a7b8-5c9d-8e0f-1a2b3c4d5e6f", "promotionalOfferSignatureV2": 1}}"#
+        #expect(findings(signature).map(\.0) == ["'promotionalOffer.promotionalOfferSignatureV2' must be a string, not a number"])
+    }
+
     @Test func hostileAnswersAreFindingsNeverCrashes() {
         let snapshot = RealtimeDiagnostics.exampleSnapshot
         for text in ["", "[]", "null", "{", #"{"message": []}"#, #"{"message": {}}"#, String(repeating: "[", count: 10_000),
