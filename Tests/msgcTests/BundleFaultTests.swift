@@ -11,6 +11,26 @@ import TestSupport
 @Suite(.ownThreads, .serialized) struct BundleFaultTests {
     let example = MsgcRunner.packageRoot.appendingPathComponent("content").path
 
+    /// A tree of 2,000 messages (the benchmark's app preset), so that a build takes long enough
+    /// to be interrupted: made once for the suite's tests, which only read it, and removed when
+    /// the test process ends.
+    static let appTree: Result<URL, any Error> = Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-e2e-app-tree-\(getpid())")
+        try? FileManager.default.removeItem(at: folder)
+        let generator = Process()
+        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generator.arguments = ["python3", MsgcRunner.packageRoot.appendingPathComponent("scripts/make-benchmark-corpus.py").path, "app", folder.path]
+        generator.standardOutput = FileHandle.nullDevice
+        try generator.run()
+        generator.waitUntilExit()
+        guard generator.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        atexit {
+            try? FileManager.default.removeItem(
+                at: FileManager.default.temporaryDirectory.appendingPathComponent("msgc-e2e-app-tree-\(getpid())"))
+        }
+        return folder
+    }
+
     /// Builds the example for `environment` into `destination`, returning the result.
     func build(_ environment: String, into destination: URL, prelude: String? = nil) throws -> MeasuredProcess.Result {
         try MeasuredProcess.run(
@@ -154,15 +174,7 @@ import TestSupport
     func anInterruptedBuildRemovesItsTemporaryFolder(signalNumber: Int32) throws {
         let scratch = try MsgcRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        // A tree of 2,000 messages, so that writing takes long enough to be interrupted.
-        let content = scratch.appendingPathComponent("content")
-        let generator = Process()
-        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        generator.arguments = ["python3", MsgcRunner.packageRoot.appendingPathComponent("scripts/make-benchmark-corpus.py").path, "app", content.path]
-        generator.standardOutput = FileHandle.nullDevice
-        try generator.run()
-        generator.waitUntilExit()
-        try #require(generator.terminationStatus == 0)
+        let content = try Self.appTree.get()
         let parent = scratch.appendingPathComponent("out")
         let destination = parent.appendingPathComponent("bundle")
         #expect(try build("sandbox", into: destination).status == 0)
@@ -199,10 +211,7 @@ import TestSupport
     @Test func interruptsAtVariedMomentsEndWithTheSignalsStatusAndLeaveNothing() async throws {
         let scratch = try MsgcRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let content = scratch.appendingPathComponent("content")
-        let generator = try await Self.finish(URL(fileURLWithPath: "/usr/bin/env"), [
-            "python3", MsgcRunner.packageRoot.appendingPathComponent("scripts/make-benchmark-corpus.py").path, "app", content.path])
-        try #require(generator == .init(reason: .exit, status: 0))
+        let content = try Self.appTree.get()
         let parent = scratch.appendingPathComponent("out")
         let destination = parent.appendingPathComponent("bundle")
         let arguments = ["build", "--content", content.path, "--environment", "sandbox", "--out", destination.path, "--quiet"]
