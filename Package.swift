@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(name: "PseudoLocalizationTests", dependencies: ["PseudoLocalization", "Compiler", "Bundle", "Model", "Diagnostics"]),
         .testTarget(name: "PreviewTests", dependencies: ["Preview", "PseudoLocalization", "Compiler", "Model", "TestSupport"]),
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "TestSupport"]),
-        .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle"]),
+        .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle", "Model", "TestSupport"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags", "TestSupport"]),
         .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),

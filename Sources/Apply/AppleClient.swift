@@ -2,6 +2,7 @@ import Bundle
 import CHTTP
 import Foundation
 import Model
+import Synchronization
 
 /// Requests to Apple's Retention Messaging API, each through the `Pacer`, retried as Apple asks.
 ///
@@ -9,7 +10,8 @@ import Model
 /// production, configurations 10; sandbox a tenth of that. A 429 waits as the pacer says (its
 /// `Retry-After`, a UNIX time in milliseconds, but never less than a floor); a 500 or a dropped
 /// connection is retried with backoff, a bounded number of times; a 401 is not retried at all.
-/// Lanes on other threads share one client: its counters and token are kept under a lock.
+/// Lanes on other threads share one client: its counters and token are kept in a mutex. Every
+/// time it reads (a token's dates, a `Retry-After` in seconds) is the pacer's clock's.
 ///
 /// Requests go through libcurl, which msgc loads only when it talks to Apple (`CHTTP`): every
 /// other command starts without it and the libraries it needs.
@@ -26,7 +28,7 @@ public struct RequestCounts: Sendable, Equatable {
     }
 }
 
-final class AppleClient: @unchecked Sendable {
+final class AppleClient: Sendable {
     enum Endpoint: String, CaseIterable, Sendable {
         case listMessages = "Get Message List"
         case listImages = "Get Image List"
@@ -58,8 +60,9 @@ final class AppleClient: @unchecked Sendable {
     }
 
     enum Failure: Error {
-        /// 401: Apple does not accept the token; what it was made of, for the message.
-        case unauthorized(Credentials.Identity)
+        /// 401: Apple does not accept the token; what it was made of and when Apple refused it
+        /// by this machine's clock, for the message.
+        case unauthorized(Credentials.Identity, at: Date)
         /// No answer after every retry: the last reason.
         case unavailable(String)
         case credentials(String)
@@ -77,10 +80,9 @@ final class AppleClient: @unchecked Sendable {
     let pacer: Pacer
     let maxAttempts: Int
     let backoff: TimeInterval
-    private let lock = NSLock()
-    private var token: (value: String, expires: Date)?
-    /// How many requests were sent, how many 429s came back, for the summary.
-    private var counts = RequestCounts()
+    /// The token while it is valid, and how many requests were sent and how many 429s came
+    /// back, for the summary.
+    private let state = Mutex<(token: (value: String, expires: Date)?, counts: RequestCounts)>((nil, RequestCounts()))
 
     init(base: APIBase, credentials: Credentials, pacer: Pacer, maxAttempts: Int = 6, backoff: TimeInterval = 0.5) {
         self.base = base
@@ -91,7 +93,7 @@ final class AppleClient: @unchecked Sendable {
     }
 
     /// What the client has sent so far.
-    var requestCounts: RequestCounts { lock.withLock { counts } }
+    var requestCounts: RequestCounts { state.withLock { $0.counts } }
 
     /// How much longer than the limit's own spacing msgc waits between two requests to one
     /// endpoint: 3 %. Spaced at exactly the limit, a request whose latency is a little shorter
@@ -124,7 +126,7 @@ final class AppleClient: @unchecked Sendable {
             }
             var headers = ["Authorization: Bearer " + (try bearer()), "User-Agent: msgc", "Connection: close"]
             if let contentType { headers.append("Content-Type: " + contentType) }
-            lock.withLock { counts.requests += 1 }
+            state.withLock { $0.counts.requests += 1 }
             let (response, problem, permanent) = perform(method: method, url: base.url(path, query: query), headers: headers, body: body)
             attempt += 1
             if let response {
@@ -133,13 +135,13 @@ final class AppleClient: @unchecked Sendable {
                 case 200..<300, 400, 402..<429, 430..<500:
                     return response
                 case 401:
-                    throw .unauthorized(credentials.identity)
+                    throw .unauthorized(credentials.identity, at: pacer.clock.now())
                 case 429:
-                    lock.withLock { counts.rateLimited += 1 }
+                    state.withLock { $0.counts.rateLimited += 1 }
                     // A 429 does not use up an attempt: the pacer bounds how often it can come.
                     attempt -= 1
                     do {
-                        try pacer.rateLimited(endpoint, retryAfter: Self.retryAfter(response.headers))
+                        try pacer.rateLimited(endpoint, retryAfter: Self.retryAfter(response.headers, now: pacer.clock.now()))
                     } catch {
                         throw .stopped(error)
                     }
@@ -152,32 +154,37 @@ final class AppleClient: @unchecked Sendable {
             } else if attempt >= maxAttempts {
                 throw .unavailable("\(endpoint.rawValue): \(problem ?? "no answer") (\(maxAttempts) attempts)")
             }
-            lock.withLock { counts.retries += 1 }
+            state.withLock { $0.counts.retries += 1 }
             pacer.backOff(endpoint, by: backoff * pow(2, Double(attempt - 1)))
         }
     }
 
     /// A token valid for at least another minute.
     private func bearer() throws(Failure) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        if let token, token.expires.timeIntervalSince(now) > 60 { return token.value }
-        do {
-            let value = try credentials.token(now: now)
-            token = (value, now.addingTimeInterval(Credentials.lifetime))
-            return value
-        } catch {
-            throw .credentials(error.description)
+        let made: Result<String, Credentials.Failure> = state.withLock { state in
+            let now = pacer.clock.now()
+            if let token = state.token, token.expires.timeIntervalSince(now) > 60 { return .success(token.value) }
+            do throws(Credentials.Failure) {
+                let value = try credentials.token(now: now)
+                state.token = (value, now.addingTimeInterval(Credentials.lifetime))
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch made {
+        case .success(let value): return value
+        case .failure(let error): throw .credentials(error.description)
         }
     }
 
-    /// `Retry-After` as Apple sends it, a UNIX time in milliseconds; a number of seconds (as
-    /// HTTP defines it) is taken too. Anything else is no date at all: the pacer's floor holds.
-    static func retryAfter(_ headers: [String: String]) -> Date? {
+    /// `Retry-After` as Apple sends it, a UNIX time in milliseconds; a number of seconds from
+    /// `now` (as HTTP defines it) is taken too. Anything else is no date at all: the pacer's
+    /// floor holds.
+    static func retryAfter(_ headers: [String: String], now: Date) -> Date? {
         guard let text = headers.first(where: { $0.key.lowercased() == "retry-after" })?.value.trimmingCharacters(in: .whitespaces),
               let value = Double(text), value.isFinite else { return nil }
-        return value > 1e11 ? Date(timeIntervalSince1970: value / 1000) : Date().addingTimeInterval(value)
+        return value > 1e11 ? Date(timeIntervalSince1970: value / 1000) : now.addingTimeInterval(value)
     }
 
     /// One request, waited for: the answer, or why there was none and whether asking again

@@ -1,6 +1,7 @@
 import Bundle
 import Foundation
 import Model
+import Synchronization
 
 /// Takes a verified bundle to Apple: reads what Apple holds, then uploads only what it does not
 /// hold and configures the defaults, in three lanes at once (`LaneScheduler`): images, messages
@@ -288,11 +289,11 @@ public struct Applier: Sendable {
 
     static func describe(_ error: AppleClient.Failure) -> String {
         switch error {
-        case .unauthorized(let identity):
+        case .unauthorized(let identity, let refusedAt):
             """
             Apple refused the credentials (401): key id \(identity.keyID), issuer id \(identity.issuerID), bundle id \(identity.bundleID); \
             check the key file, --key-id, --issuer-id and the bundle's app, and this machine's clock: a token is refused before \
-            the time it says it was issued, and msgc dates it a minute back (this machine's time: \(Self.utc(Date())))
+            the time it says it was issued, and msgc dates it a minute back (this machine's time: \(Self.utc(refusedAt)))
             """
         case .unavailable(let why): "Apple's service did not answer: \(why); run again to resume"
         case .credentials(let why), .unusableAnswer(let why): why
@@ -314,10 +315,9 @@ public struct Applier: Sendable {
 }
 
 /// The upload endpoints that answered Apple's cap of 2,000: they are sent nothing more.
-private final class CappedEndpoints: @unchecked Sendable {
-    private let lock = NSLock()
-    private var endpoints: Set<AppleClient.Endpoint> = []
+private final class CappedEndpoints: Sendable {
+    private let endpoints = Mutex<Set<AppleClient.Endpoint>>([])
 
-    func insert(_ endpoint: AppleClient.Endpoint) { lock.withLock { _ = endpoints.insert(endpoint) } }
-    func contains(_ endpoint: AppleClient.Endpoint) -> Bool { lock.withLock { endpoints.contains(endpoint) } }
+    func insert(_ endpoint: AppleClient.Endpoint) { endpoints.withLock { _ = $0.insert(endpoint) } }
+    func contains(_ endpoint: AppleClient.Endpoint) -> Bool { endpoints.withLock { $0.contains(endpoint) } }
 }

@@ -1,5 +1,6 @@
 import Bundle
 import Foundation
+import Synchronization
 
 /// Runs an apply in three lanes at once, one per endpoint that changes something at Apple:
 /// image uploads, message uploads, default configurations, each in the manifest's order as far
@@ -12,24 +13,28 @@ import Foundation
 /// `work` is then told how each of them went. Waiting goes through the pacer, so a lane that
 /// stops the run (a 429 beyond `--max-wait`, a changed bundle, a refused key) wakes the others,
 /// which send nothing more; what is left has no result.
-final class LaneScheduler: @unchecked Sendable {
+final class LaneScheduler: Sendable {
     typealias Work = @Sendable (_ entry: Manifest.Entry, _ requirements: [String: Applier.Result]) throws(AppleClient.Failure)
         -> Applier.Result
 
     private let entries: [Manifest.Entry]
     private let pacer: Pacer
-    /// Guards `results`, `failure` and `finished`, and serializes `progress`.
-    private let lock = NSLock()
-    private var results: [Applier.Result?]
-    private var failure: AppleClient.Failure?
-    private var finished = 0
+    /// Each entry's result so far, the failure that stopped the run and how many entries are
+    /// done; `progress` is called holding it, so calls never overlap.
+    private let state: Mutex<State>
+
+    private struct State {
+        var results: [Applier.Result?]
+        var failure: AppleClient.Failure?
+        var finished = 0
+    }
     /// The entry that uploads each identifier in this run.
     private let producer: [String: Int]
 
     init(entries: [Manifest.Entry], pacer: Pacer) {
         self.entries = entries
         self.pacer = pacer
-        results = Array(repeating: nil, count: entries.count)
+        state = Mutex(State(results: Array(repeating: nil, count: entries.count)))
         var producer: [String: Int] = [:]
         for (index, entry) in entries.enumerated() where entry.operation != .configureDefault {
             if let identifier = entry.identifier, producer[identifier] == nil { producer[identifier] = index }
@@ -54,7 +59,7 @@ final class LaneScheduler: @unchecked Sendable {
             thread.start()
         }
         group.wait()
-        return lock.withLock { (results, failure) }
+        return state.withLock { ($0.results, $0.failure) }
     }
 
     /// Sends a lane's entries in order, except that an entry still waiting for what it requires
@@ -65,8 +70,8 @@ final class LaneScheduler: @unchecked Sendable {
             var ready: Int?
             do {
                 try pacer.wait {
-                    lock.withLock {
-                        ready = pending.firstIndex { index in requirements(of: index).allSatisfy { results[$0] != nil } }
+                    state.withLock { state in
+                        ready = pending.firstIndex { index in requirements(of: index).allSatisfy { state.results[$0] != nil } }
                         return ready == nil
                     }
                 }
@@ -76,24 +81,24 @@ final class LaneScheduler: @unchecked Sendable {
             let index = pending.remove(at: ready!)
             let entry = entries[index]
             let waitsFor = requirements(of: index)
-            let settled = lock.withLock {
-                Dictionary(waitsFor.map { (entries[$0].identifier ?? "", results[$0]!) }, uniquingKeysWith: { first, _ in first })
+            let settled = state.withLock { state in
+                Dictionary(waitsFor.map { (entries[$0].identifier ?? "", state.results[$0]!) }, uniquingKeysWith: { first, _ in first })
             }
             let result: Applier.Result
             do {
                 result = try work(entry, settled)
             } catch {
                 // The lane that stopped the run says why; the others only saw it stop.
-                lock.withLock {
-                    if failure.map(Self.isEcho) ?? true, !Self.isEcho(error) || failure == nil { failure = error }
+                state.withLock { state in
+                    if state.failure.map(Self.isEcho) ?? true, !Self.isEcho(error) || state.failure == nil { state.failure = error }
                 }
                 pacer.stop()
                 return
             }
-            lock.withLock {
-                results[index] = result
-                finished += 1
-                progress(finished, entries.count, entry, result)
+            state.withLock { state in
+                state.results[index] = result
+                state.finished += 1
+                progress(state.finished, entries.count, entry, result)
             }
             pacer.signal()
         }

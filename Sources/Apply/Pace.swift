@@ -12,20 +12,24 @@ public struct Pace: Sendable {
     /// Every duration msgc chooses itself (documented intervals, the 429 floor, backoff) times
     /// this: 1 for Apple, less for a test server that runs Apple's pace faster.
     public var timeScale: Double
+    /// The clock the run's waits and dates are measured by: `.system`, as the command line
+    /// passes it, or a test's.
+    public var clock: WallClock
 
     /// Ten minutes: a CI job waits on Apple that long at most, then stops and is run again.
     public static let defaultMaxWait: TimeInterval = 600
 
-    public init(uploadRate: Double? = nil, maxWait: TimeInterval = Pace.defaultMaxWait, timeScale: Double = 1) {
+    public init(uploadRate: Double? = nil, maxWait: TimeInterval = Pace.defaultMaxWait, timeScale: Double = 1, clock: WallClock) {
         self.uploadRate = uploadRate
         self.maxWait = maxWait
         self.timeScale = timeScale
+        self.clock = clock
     }
 
     func settings(_ environment: Environment) -> Pacer.Settings {
         Pacer.Settings(
             intervals: AppleClient.intervals(environment, uploadRate: uploadRate).mapValues { $0 * (uploadRate == nil ? timeScale : 1) },
-            rateLimitFloor: 1 * timeScale, maxWait: maxWait, longestWait: 3600)
+            rateLimitFloor: 1 * timeScale, maxWait: maxWait, longestWait: 3600, clock: clock)
     }
 
     /// `90s`, `10m`, `1h`, `1h30m` or a number of seconds, as `--max-wait` takes it.

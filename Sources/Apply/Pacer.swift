@@ -1,4 +1,6 @@
 import Foundation
+import Model
+import Synchronization
 
 /// The one gate every request to Apple passes, whatever lane sends it: it spaces each
 /// endpoint's requests by that endpoint's limit, makes a 429 wait at least a floor whatever its
@@ -12,7 +14,7 @@ import Foundation
 ///
 /// Waits are interruptible: when one lane stops the run (a 429 beyond `--max-wait`, a changed
 /// bundle), every lane that sleeps here wakes at once and sends nothing more.
-final class Pacer: @unchecked Sendable {
+final class Pacer: Sendable {
     struct Settings: Sendable {
         /// Seconds between two requests to each endpoint.
         var intervals: [AppleClient.Endpoint: TimeInterval]
@@ -22,6 +24,8 @@ final class Pacer: @unchecked Sendable {
         var maxWait: TimeInterval
         /// The longest one 429 is waited for: Apple's budgets are per hour.
         var longestWait: TimeInterval
+        /// The time now and the waits for it: the command line's, or a test's that moves by hand.
+        var clock: WallClock
     }
 
     /// Why a lane must not send: the run stopped.
@@ -33,29 +37,35 @@ final class Pacer: @unchecked Sendable {
     }
 
     let settings: Settings
-    private let condition = NSCondition()
-    private var next: [AppleClient.Endpoint: Date] = [:]
-    private var rateLimitedInARow: [AppleClient.Endpoint: Int] = [:]
-    /// Time waited on 429s so far, and up to when it is counted (waits overlap across lanes).
-    private var waited: TimeInterval = 0
-    private var countedUntil = Date.distantPast
-    private var isStopped = false
+    private let state = Mutex(State())
+    /// Wakes the lanes that wait here (`sleep(until:)`, `wait(while:)`) when the run stops or
+    /// what they wait for changes. A lane checks what it waits for while it holds this lock, and
+    /// every change is made before the lock is taken to broadcast it, so no wake-up is lost.
+    private let doorbell = NSCondition()
 
-    /// The time now; a test gives its own clock to count waits without sleeping.
-    private let clock: @Sendable () -> Date
-
-    init(_ settings: Settings, clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.settings = settings
-        self.clock = clock
+    private struct State {
+        var next: [AppleClient.Endpoint: Date] = [:]
+        var rateLimitedInARow: [AppleClient.Endpoint: Int] = [:]
+        /// Time waited on 429s so far, and up to when it is counted (waits overlap across lanes).
+        var waited: TimeInterval = 0
+        var countedUntil = Date.distantPast
+        var isStopped = false
     }
+
+    init(_ settings: Settings) {
+        self.settings = settings
+    }
+
+    var clock: WallClock { settings.clock }
 
     /// Waits for `endpoint`'s next slot, and books it.
     func admit(_ endpoint: AppleClient.Endpoint) throws(Stop) {
-        condition.lock()
-        let now = Date()
-        let slot = max(now, next[endpoint] ?? now)
-        next[endpoint] = slot.addingTimeInterval(settings.intervals[endpoint] ?? 1)
-        condition.unlock()
+        let slot = state.withLock { state in
+            let now = clock.now()
+            let slot = max(now, state.next[endpoint] ?? now)
+            state.next[endpoint] = slot.addingTimeInterval(settings.intervals[endpoint] ?? 1)
+            return slot
+        }
         try sleep(until: slot)
     }
 
@@ -63,87 +73,87 @@ final class Pacer: @unchecked Sendable {
     /// (doubled for each 429 in a row), at most an hour. Throws when that lies beyond what
     /// `--max-wait` leaves, and stops the run then: no lane sleeps toward a time it would not keep.
     func rateLimited(_ endpoint: AppleClient.Endpoint, retryAfter: Date?) throws(Stop) {
-        condition.lock()
-        defer { condition.unlock() }
-        let now = clock()
-        let inARow = (rateLimitedInARow[endpoint] ?? 0) + 1
-        rateLimitedInARow[endpoint] = inARow
-        let floor = settings.rateLimitFloor * Double(1 << min(inARow - 1, 6))
-        let until = min(max(retryAfter ?? now, now.addingTimeInterval(floor)), now.addingTimeInterval(settings.longestWait))
-        let added = until.timeIntervalSince(max(now, countedUntil))
-        if added > 0, waited + added > settings.maxWait {
-            isStopped = true
-            condition.broadcast()
-            throw .waitExceeded(endpoint: endpoint, until: until, waited: waited)
+        let exceeded: Stop? = state.withLock { state in
+            let now = clock.now()
+            let inARow = (state.rateLimitedInARow[endpoint] ?? 0) + 1
+            state.rateLimitedInARow[endpoint] = inARow
+            let floor = settings.rateLimitFloor * Double(1 << min(inARow - 1, 6))
+            let until = min(max(retryAfter ?? now, now.addingTimeInterval(floor)), now.addingTimeInterval(settings.longestWait))
+            let added = until.timeIntervalSince(max(now, state.countedUntil))
+            if added > 0, state.waited + added > settings.maxWait {
+                state.isStopped = true
+                return .waitExceeded(endpoint: endpoint, until: until, waited: state.waited)
+            }
+            if added > 0 {
+                state.waited += added
+                state.countedUntil = until
+            }
+            state.next[endpoint] = max(state.next[endpoint] ?? until, until)
+            return nil
         }
-        if added > 0 {
-            waited += added
-            countedUntil = until
+        if let exceeded {
+            ring()
+            throw exceeded
         }
-        next[endpoint] = max(next[endpoint] ?? until, until)
     }
 
     /// An answer other than 429 from `endpoint`: the floor starts over.
     func answered(_ endpoint: AppleClient.Endpoint) {
-        condition.lock()
-        rateLimitedInARow[endpoint] = nil
-        condition.unlock()
+        state.withLock { $0.rateLimitedInARow[endpoint] = nil }
     }
 
     /// After a 5xx or a dropped connection: `endpoint`'s next request waits `delay` at least.
     func backOff(_ endpoint: AppleClient.Endpoint, by delay: TimeInterval) {
-        condition.lock()
-        let until = Date().addingTimeInterval(delay)
-        next[endpoint] = max(next[endpoint] ?? until, until)
-        condition.unlock()
+        state.withLock { state in
+            let until = clock.now().addingTimeInterval(delay)
+            state.next[endpoint] = max(state.next[endpoint] ?? until, until)
+        }
     }
 
     /// Stops the run: every lane's wait ends now, and no request is admitted after.
     func stop() {
-        condition.lock()
-        isStopped = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.isStopped = true }
+        ring()
     }
 
     var stopped: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return isStopped
+        state.withLock { $0.isStopped }
     }
 
     /// Time waited on 429s so far.
     var waitedOnRateLimits: TimeInterval {
-        condition.lock()
-        defer { condition.unlock() }
-        return waited
+        state.withLock { $0.waited }
     }
 
-    /// Sleeps until `date`, or until the run stops (then throws).
+    /// Sleeps until `date` by the clock, or until the run stops (then throws).
     func sleep(until date: Date) throws(Stop) {
-        condition.lock()
-        defer { condition.unlock() }
-        while !isStopped && Date() < date {
-            _ = condition.wait(until: date)
+        doorbell.lock()
+        defer { doorbell.unlock() }
+        while !stopped && clock.now() < date {
+            clock.wait(until: date, on: doorbell)
         }
-        if isStopped { throw .stopped }
+        if stopped { throw .stopped }
     }
 
     /// Wakes every lane waiting in `wait(while:)`: something they wait for changed.
     func signal() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
+        ring()
     }
 
-    /// Waits while `blocked()` holds (checked under the pacer's lock, after each `signal`), or
-    /// until the run stops (then throws).
+    /// Waits while `blocked()` holds (checked after each `signal`), or until the run stops (then
+    /// throws).
     func wait(while blocked: () -> Bool) throws(Stop) {
-        condition.lock()
-        defer { condition.unlock() }
-        while !isStopped && blocked() {
-            condition.wait()
+        doorbell.lock()
+        defer { doorbell.unlock() }
+        while !stopped && blocked() {
+            doorbell.wait()
         }
-        if isStopped { throw .stopped }
+        if stopped { throw .stopped }
+    }
+
+    private func ring() {
+        doorbell.lock()
+        doorbell.broadcast()
+        doorbell.unlock()
     }
 }

@@ -179,12 +179,13 @@ public final class RealtimeSetup: Sendable {
         if let problem = Self.requestIDProblem(requestID) {
             throw Failure(description: "--request-id '\(requestID)' is refused: \(problem)", verdict: Verdict(.usage))
         }
-        let deadline = Date().addingTimeInterval(maxWait)
+        let clock = client.pacer.clock
+        let deadline = clock.now().addingTimeInterval(maxWait)
         let interval = pace.settings(environment).intervals[.getPerformanceTestResult] ?? 10
         var last: PerformanceTestResult?
         var first = true
         while true {
-            if !first, Date().addingTimeInterval(interval) > deadline {
+            if !first, clock.now().addingTimeInterval(interval) > deadline {
                 let pending = last?.numPending.map { ", \($0) requests still pending" } ?? ""
                 throw Failure(
                     description: "the test \(requestID) had no result within --max-wait (\(Self.seconds(maxWait)))\(pending); "

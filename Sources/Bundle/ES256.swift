@@ -15,8 +15,7 @@ public enum ES256 {
     /// A P-256 private key, read once and kept only inside libcrypto: no description of this
     /// type, no error and no log line holds the key.
     public final class PrivateKey: @unchecked Sendable {
-        // Sendable: the key is never changed after init, and libcrypto's signing with a shared
-        // EVP_PKEY from several threads at once is safe (each call has its own EVP_MD_CTX).
+        // @unchecked: libcrypto's EVP_PKEY, never changed after init; each signing has its own EVP_MD_CTX.
         private let key: OpaquePointer
 
         /// Reads a PKCS #8 PEM P-256 private key: the `.p8` file App Store Connect gives for an
@@ -75,7 +74,7 @@ public enum ES256 {
     /// A P-256 public key (from a certificate or a SubjectPublicKeyInfo), for checking ES256
     /// signatures.
     public final class PublicKey: @unchecked Sendable {
-        // Sendable for the same reason as PrivateKey: never changed, one context per check.
+        // @unchecked: libcrypto's EVP_PKEY, never changed after init; each check has its own EVP_MD_CTX.
         private let key: OpaquePointer
 
         init(owning key: OpaquePointer) { self.key = key }

@@ -2,6 +2,7 @@ import Diagnostics
 import Foundation
 import Model
 import Parser
+import Synchronization
 import XLIFF
 
 /// Reads a content tree from disk into a `Catalog`.
@@ -429,20 +430,23 @@ private enum ParseResult: Sendable {
 /// message fields, so it is reused only while those are the same (not the source texts: a
 /// header edited in the editor does not make every file read again), and read with or without
 /// translators' notes as it was asked. Loads may run on several
-/// threads; the cache locks around each lookup and store.
-public final class ReadCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sources: [String: (bytes: [UInt8], parsed: ParsedMessageSource)] = [:]
-    /// The ids of the messages the last source read whole at each path held: what a source that
-    /// is now broken (an editor's unsaved buffer) named before it broke.
-    private var namedMessages: [String: [String]] = [:]
-    private var translations: [String: (bytes: [UInt8], expected: ExpectedUnits, keepsNotes: Bool, read: (TranslationFile, [Diagnostic], SourceFile?))] = [:]
+/// threads; the cache holds its mutex for each lookup and store.
+public final class ReadCache: Sendable {
+    private let state = Mutex(State())
+
+    private struct State {
+        var sources: [String: (bytes: [UInt8], parsed: ParsedMessageSource)] = [:]
+        /// The ids of the messages the last source read whole at each path held: what a source
+        /// that is now broken (an editor's unsaved buffer) named before it broke.
+        var namedMessages: [String: [String]] = [:]
+        var translations: [String: (bytes: [UInt8], expected: ExpectedUnits, keepsNotes: Bool, read: (TranslationFile, [Diagnostic], SourceFile?))] = [:]
+    }
 
     public init() {}
 
     func source(_ path: String, bytes: [UInt8]) -> ParsedMessageSource? {
-        lock.withLock {
-            guard let entry = sources[path], entry.bytes == bytes else { return nil }
+        state.withLock { state in
+            guard let entry = state.sources[path], entry.bytes == bytes else { return nil }
             return entry.parsed
         }
     }
@@ -452,19 +456,19 @@ public final class ReadCache: @unchecked Sendable {
     /// last could, so that in the editor a broken buffer makes exactly those messages' units
     /// wait for it, not every unit no other message claims.
     func store(source parsed: ParsedMessageSource, path: String, bytes: [UInt8]) -> ParsedMessageSource {
-        lock.withLock {
+        state.withLock { state in
             var parsed = parsed
             if let damage = parsed.damage, damage.hasUnnamedMessages {
-                if let named = namedMessages[path] {
+                if let named = state.namedMessages[path] {
                     var ids = damage.messageIDs
                     var seen = Set(ids)
                     for id in named where seen.insert(id).inserted { ids.append(id) }
                     parsed.damage = DamagedMessageSource(path: path, messageIDs: ids, hasUnnamedMessages: false)
                 }
             } else {
-                namedMessages[path] = parsed.messages.map(\.id) + (parsed.damage?.messageIDs ?? [])
+                state.namedMessages[path] = parsed.messages.map(\.id) + (parsed.damage?.messageIDs ?? [])
             }
-            sources[path] = (bytes, parsed)
+            state.sources[path] = (bytes, parsed)
             return parsed
         }
     }
@@ -472,8 +476,8 @@ public final class ReadCache: @unchecked Sendable {
     func translation(
         _ path: String, bytes: [UInt8], expected: ExpectedUnits, keepsNotes: Bool
     ) -> (TranslationFile, [Diagnostic], SourceFile?)? {
-        lock.withLock {
-            guard let entry = translations[path], entry.bytes == bytes, entry.expected == expected,
+        state.withLock { state in
+            guard let entry = state.translations[path], entry.bytes == bytes, entry.expected == expected,
                   entry.keepsNotes == keepsNotes else { return nil }
             return entry.read
         }
@@ -483,6 +487,6 @@ public final class ReadCache: @unchecked Sendable {
         translation read: (TranslationFile, [Diagnostic], SourceFile?), path: String, bytes: [UInt8], expected: ExpectedUnits,
         keepsNotes: Bool
     ) {
-        lock.withLock { translations[path] = (bytes, expected, keepsNotes, read) }
+        state.withLock { $0.translations[path] = (bytes, expected, keepsNotes, read) }
     }
 }

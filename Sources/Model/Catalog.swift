@@ -1,4 +1,4 @@
-import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -170,17 +170,16 @@ public struct SourceFile: Hashable, Sendable {
 
     /// The line starts of one file, made the first time they are needed and then kept: copies
     /// of a `SourceFile` share this, so every renderer uses the one index.
-    private final class LineStarts: @unchecked Sendable {
-        private let lock = DispatchSemaphore(value: 1)
-        private var starts: [Int]?
+    private final class LineStarts: Sendable {
+        private let starts = Mutex<[Int]?>(nil)
 
         func starts(of file: SourceFile) -> [Int] {
-            lock.wait()
-            defer { lock.signal() }
-            if let starts { return starts }
-            let made = SourceFile.lineStarts(file.utf8, from: file.textStart, lineBreaks: file.lineBreaks)
-            starts = made
-            return made
+            starts.withLock { starts in
+                if let starts { return starts }
+                let made = SourceFile.lineStarts(file.utf8, from: file.textStart, lineBreaks: file.lineBreaks)
+                starts = made
+                return made
+            }
         }
     }
 }

@@ -22,5 +22,6 @@ extension Array where Element: Sendable {
 /// The result array's storage, shared by the threads of `concurrentMap`: each writes only its
 /// own index, and the array is read only after every one of them has finished.
 private struct ResultSlots<T>: @unchecked Sendable {
+    // @unchecked: a raw pointer, safe because no two threads touch one index and nothing reads before all end.
     let base: UnsafeMutablePointer<T?>
 }

@@ -2,6 +2,7 @@ import Bundle
 import CCrypto
 import Foundation
 import Model
+import Synchronization
 
 /// Checks Apple's signed realtime request the way Apple's own libraries do
 /// (`SignedDataVerifier.verify_and_decode_realtime_request`), in the same order, and gives the
@@ -30,10 +31,7 @@ import Model
 /// Every length is capped before anything is decoded, so hostile input costs bounded work.
 /// Whether the request is for this app, environment and time is `RealtimeResponder`'s to judge.
 public final class RealtimeRequestVerifier: @unchecked Sendable {
-    // @unchecked: the store and the OIDs are built in init and never changed after; libcrypto's
-    // X509_STORE is safe to verify against from several threads (each verification has its own
-    // X509_STORE_CTX), and reading extensions by OID does not change the OID object. The cache
-    // of verified chains is behind its lock.
+    // @unchecked for libcrypto's pointers alone: set in init, never changed, only read (each check has its own X509_STORE_CTX).
     private let store: OpaquePointer
     private let leafOID: OpaquePointer
     private let intermediateOID: OpaquePointer
@@ -55,8 +53,7 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
         var validUntil: Int64
     }
 
-    private var verifiedChains: [String: VerifiedChain] = [:]
-    private let verifiedChainsLock = NSLock()
+    private let verifiedChains = Mutex<[String: VerifiedChain]>([:])
     static let maxVerifiedChains = 32
 
     public static let leafExtension = "1.2.840.113635.100.6.11.1"
@@ -125,7 +122,7 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
         let checkedAt = signedDate.map { $0 / 1000 } ?? Int64(now.timeIntervalSince1970)
         let leafKey: ES256.PublicKey
         let cacheKey = texts.joined(separator: "\n")
-        if let cached = verifiedChainsLock.withLock({ verifiedChains[cacheKey] }), cached.validFrom <= checkedAt, checkedAt <= cached.validUntil {
+        if let cached = verifiedChains.withLock({ $0[cacheKey] }), cached.validFrom <= checkedAt, checkedAt <= cached.validUntil {
             leafKey = cached.key
         } else {
             var certificates: [OpaquePointer] = []
@@ -140,7 +137,7 @@ public final class RealtimeRequestVerifier: @unchecked Sendable {
             case .failure(let refusal): return .failure(refusal)
             case .success(let verified):
                 leafKey = verified.key
-                verifiedChainsLock.withLock {
+                verifiedChains.withLock { verifiedChains in
                     if verifiedChains.count >= Self.maxVerifiedChains { verifiedChains.removeAll() }
                     verifiedChains[cacheKey] = verified
                 }

@@ -15,6 +15,9 @@ struct RealtimeHandler: Sendable {
     let metrics: ServerMetrics
     let draining: Draining
     let requestLog: @Sendable ([UInt8]) -> Void
+    /// The time of day: a request's log line is dated by it, and the responder checks the
+    /// request's dates and signs offers against it. Latency is measured on a monotonic clock.
+    let clock: WallClock
 
     /// Thrown after a response that must end its connection is written: HummingbirdCore then
     /// closes the connection instead of reading what is left of the request.
@@ -24,7 +27,7 @@ struct RealtimeHandler: Sendable {
         let start = ContinuousClock.now
         let route = Route(method: request.method, path: request.uri.path, realtimePath: realtimePath)
         var line = RequestLogLine(
-            time: Date(), method: request.method.rawValue, path: request.uri.path, status: 0, latencyMicroseconds: 0, outcome: "")
+            time: clock.now(), method: request.method.rawValue, path: request.uri.path, status: 0, latencyMicroseconds: 0, outcome: "")
         switch route {
         case .methodNotAllowed, .notFound:
             // Answered at once without reading the body, and the connection closed: what is
@@ -69,7 +72,7 @@ struct RealtimeHandler: Sendable {
         switch route {
         case .realtime:
             let served = slot.served
-            let reply = served.responder.respond(to: body, receivedAt: Date())
+            let reply = served.responder.respond(to: body, receivedAt: clock.now())
             let elapsed = Self.nanoseconds(since: start)
             metrics.record(reply, nanoseconds: elapsed)
             line.status = reply.status

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdCore
 import Logging
+import Model
 import NIOCore
 import NIOPosix
 import Realtime
@@ -75,6 +76,8 @@ public struct RealtimeServer: Sendable {
     let metrics: ServerMetrics
     let draining = Draining()
     let output: Output
+    /// The time each request is received at and logged with.
+    let clock: WallClock
 
     /// The paths the server answers itself, which the realtime path cannot be.
     public static let reservedPaths = Route.reservedPaths
@@ -82,9 +85,10 @@ public struct RealtimeServer: Sendable {
     /// A server for the snapshot `initial`, loaded from `snapshotPath` (which it watches).
     public init(
         configuration: Configuration, snapshotPath: String, initial: ServedSnapshot,
-        responderConfiguration: RealtimeResponder.Configuration, output: Output
+        responderConfiguration: RealtimeResponder.Configuration, output: Output, clock: WallClock
     ) {
         self.configuration = configuration
+        self.clock = clock
         self.snapshotPath = snapshotPath
         self.responderConfiguration = responderConfiguration
         self.slot = ResponderSlot(initial)
@@ -105,7 +109,7 @@ public struct RealtimeServer: Sendable {
         let reader = RequestBodyReader(maxByteCount: configuration.maxBodyByteCount, deadline: configuration.bodyDeadline)
         let handler = RealtimeHandler(
             realtimePath: configuration.realtimePath, reader: reader, slot: slot, metrics: metrics, draining: draining,
-            requestLog: output.requestLog)
+            requestLog: output.requestLog, clock: clock)
         // Apple's request heads are a few hundred bytes; a proxy adds a few headers. The
         // decoder's own limits (80 KB) would let each connection hold far more.
         var builder = HTTPServerBuilder.http1(configuration: .init(

@@ -154,7 +154,8 @@ extension MsgcRealtime {
                     // A log that can no longer be written must not stop the answers Apple waits
                     // for: the line is dropped, the request is still answered.
                     requestLog: { line in lines.withLock { _ in try? Output.write(line, to: .standardOutput) } },
-                    notice: { text in lines.withLock { _ in try? Output.error(text) } }))
+                    notice: { text in lines.withLock { _ in try? Output.error(text) } }),
+                clock: .system)
             if responderConfiguration.offerSigner == nil {
                 try Output.error("no In-App Purchase key (--key-file, --key-id, --issuer-id): promotional offers are not answered")
             }

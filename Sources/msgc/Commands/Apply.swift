@@ -6,6 +6,7 @@ import Compiler
 import Diagnostics
 import Foundation
 import Model
+import Synchronization
 
 /// The credentials of Apple's API, from options or the environment.
 struct AppleCredentialOptions: ParsableArguments {
@@ -43,8 +44,10 @@ struct AppleCredentialOptions: ParsableArguments {
         }
     }
 
+    /// The pace of a run, on the machine's clock: the one place a command that talks to Apple
+    /// takes the clock, which its run reads for every wait and date.
     func pace(uploadRate: Double? = nil) throws -> Pace {
-        var pace = Pace(uploadRate: uploadRate)
+        var pace = Pace(uploadRate: uploadRate, clock: .system)
         if let maxWait {
             guard let duration = Pace.duration(maxWait) else {
                 throw ValidationError("--max-wait '\(maxWait)' is not a duration: write 90s, 10m, 1h or a number of seconds")
@@ -189,7 +192,7 @@ extension Msgc {
                 do {
                     let document = try StateReader.document(
                         base: base, credentials: credentials, environment: environment, bundleId: bundleId,
-                        fetchedAt: Self.timestamp(Date()), pace: pace, defaultsOf: bundle)
+                        fetchedAt: Self.timestamp(pace.clock.now()), pace: pace, defaultsOf: bundle)
                     bytes = document.bytes
                     warnings = document.warnings
                 } catch {
@@ -227,10 +230,10 @@ extension Msgc {
 
 /// Progress of `msgc apply`: a bar redrawn in place on a terminal, a line per request elsewhere
 /// (CI logs), both on standard error. The applier's lanes call it one at a time.
-final class ProgressOutput: @unchecked Sendable {
+final class ProgressOutput: Sendable {
     private let isTerminal = isatty(2) == 1
     private let quiet: Bool
-    private var drewBar = false
+    private let drewBar = Mutex(false)
     let lines = ProgressLines()
 
     init(quiet: Bool) { self.quiet = quiet }
@@ -251,26 +254,26 @@ final class ProgressOutput: @unchecked Sendable {
             let filled = total == 0 ? width : width * done / total
             let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
             lines.write("\r\u{1B}[K[\(bar)] \(done)/\(total) " + TerminalText.escaped(String(line.prefix(80))))
-            drewBar = true
+            drewBar.withLock { $0 = true }
         } else {
             lines.write(TerminalText.escaped(line) + "\n")
         }
     }
 
     func finish() {
-        if drewBar { lines.write("\n") }
+        if drewBar.withLock({ $0 }) { lines.write("\n") }
     }
 }
 
 /// Lines that a run's callbacks write on standard error while its requests go on (`msgc apply`,
 /// `msgc prune`), where a failure cannot be thrown: the first write that fails is kept and
 /// nothing more is written, and the command ends with that failure once the run returns.
-final class ProgressLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failure: OutputFailure?
+final class ProgressLines: Sendable {
+    /// The first write that failed; held while writing, so lines never interleave.
+    private let failure = Mutex<OutputFailure?>(nil)
 
     func write(_ text: String) {
-        lock.withLock {
+        failure.withLock { failure in
             guard failure == nil else { return }
             do throws(OutputFailure) { try Output.write(text, to: .standardError) } catch { failure = error }
         }
@@ -278,6 +281,6 @@ final class ProgressLines: @unchecked Sendable {
 
     /// Throws the failure of a write, if one failed.
     func rethrowFailure() throws(OutputFailure) {
-        if let failure = lock.withLock({ failure }) { throw failure }
+        if let failure = self.failure.withLock({ $0 }) { throw failure }
     }
 }

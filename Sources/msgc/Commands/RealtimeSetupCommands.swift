@@ -188,7 +188,7 @@ extension Msgc.RealtimeCommand {
 
         func execute() throws -> Outcome {
             let (client, _, pace) = try options.setup()
-            let started = Date()
+            let started = pace.clock.now()
             let result: PerformanceTestResult
             do {
                 let id: String
@@ -199,7 +199,7 @@ extension Msgc.RealtimeCommand {
                     try Output.error("Apple started performance test \(id); if this run stops, carry on with: "
                         + "msgc realtime perftest --environment sandbox --request-id \(id)")
                 }
-                let remaining = max(0, pace.maxWait - Date().timeIntervalSince(started))
+                let remaining = max(0, pace.maxWait - pace.clock.now().timeIntervalSince(started))
                 result = try client.result(requestID: id, maxWait: remaining) { answer in
                     guard !quiet, answer.state == .pending || answer.state == .missing else { return }
                     let pending = answer.numPending.map { ": \($0) requests pending" } ?? ""
