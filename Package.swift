@@ -27,7 +27,8 @@ import PackageDescription
 // MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
 // module through another file's import. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
 // alone, CHTTP by Apply alone, CCrypto by Bundle (hashes, ES256 keys and signatures) and
-// Realtime (X.509 chains of Apple's requests). Parser also imports CYaml, the libyaml that Yams
+// Realtime (X.509 chains of Apple's requests), CTLS (libssl: HTTPS served directly) by RealtimeServer
+// alone. Parser also imports CYaml, the libyaml that Yams
 // builds: Yams does not publish it as a product, so it cannot be listed below; it comes with
 // Yams, and a libyaml of our own would link the same symbols twice.
 //
@@ -51,9 +52,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
-        // HTTPS served directly (`--tls-certificate`, `--tls-key`). Its BoringSSL is a second TLS
-        // stack beside the system's libcrypto, seen by RealtimeServer alone (docs/architecture.md).
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         .systemLibrary(
@@ -64,6 +62,13 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // libssl, for HTTPS served directly (`msgc realtime serve --tls-certificate`): the
+        // system's OpenSSL, whose libcrypto msgc already uses, rather than a second TLS stack.
+        .systemLibrary(
+            name: "CTLS",
+            pkgConfig: "libssl",
             providers: [.apt(["libssl-dev"])]
         ),
         // zlib compresses the PNG images that tests make; msgc itself never inflates or deflates.
@@ -106,10 +111,8 @@ let package = Package(
         .target(
             name: "RealtimeServer",
             dependencies: [
-                "Model", "Bundle", "Realtime",
+                "Model", "Bundle", "Realtime", "CTLS",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

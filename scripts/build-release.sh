@@ -5,8 +5,7 @@
 #   scripts/build-release.sh [msgc | msgc-realtime] [swift build options…]
 #
 # Only the product named is built (msgc by default): msgc, the compiler and everything that
-# talks to Apple, needs none of the realtime server's stack (SwiftNIO, HummingbirdCore,
-# swift-nio-ssl), so the README's first command compiles none of it; `msgc-realtime`, the
+# talks to Apple, needs none of the realtime server's stack (SwiftNIO, HummingbirdCore), so the README's first command compiles none of it; `msgc-realtime`, the
 # server that `msgc realtime serve` runs, is built beside it with `msgc-realtime`.
 #
 # Linked statically, msgc starts in about 5 ms instead of 9: the dynamic loader no longer maps

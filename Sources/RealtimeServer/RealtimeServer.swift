@@ -112,22 +112,17 @@ public struct RealtimeServer: Sendable {
             requestLog: output.requestLog, clock: clock)
         // Apple's request heads are a few hundred bytes; a proxy adds a few headers. The
         // decoder's own limits (80 KB) would let each connection hold far more.
-        var builder = HTTPServerBuilder.http1(configuration: .init(
+        let http1 = HTTP1Channel.Configuration(
             idleTimeout: .nanoseconds(Self.nanoseconds(configuration.idleTimeout)),
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 16 << 10, maxHeaderFieldCount: 100)))
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 16 << 10, maxHeaderFieldCount: 100))
         // The event loops open their descriptors when first used: counted in the cap's base.
         let eventLoops = MultiThreadedEventLoopGroup.singleton
         _ = eventLoops.next()
         let (descriptorCap, descriptorLimit) = ConnectionCap.fromDescriptorLimit()
         let connectionCap = min(configuration.maxConnections ?? descriptorCap, descriptorCap)
         let notice = output.notice
-        let scheme: String
-        if let tls = configuration.tls {
-            builder = try tls.wrap(builder)
-            scheme = "https"
-        } else {
-            scheme = "http"
-        }
+        let builder = configuration.tls.map { $0.builder(http1) } ?? .http1(configuration: http1)
+        let scheme = configuration.tls == nil ? "http" : "https"
         let host = configuration.host
         let server = try builder.buildServer(
             configuration: ServerConfiguration(

@@ -5,7 +5,7 @@ import Foundation
 import Model
 
 /// `msgc-realtime`, the realtime server's own executable: what needs the server stack (SwiftNIO,
-/// HummingbirdCore, swift-nio-ssl) lives here, so `msgc` links none of it and this links none of
+/// HummingbirdCore, libssl for HTTPS) lives here, so `msgc` links none of it and this links none of
 /// the compiler's readers (YAML, XLIFF, PNG) nor libcurl. `msgc realtime serve …` runs
 /// `msgc-realtime serve …` in its own place (execv), the way git runs its external subcommands,
 /// naming it `msgc realtime` in argv[0]: its help then reads as msgc's own.

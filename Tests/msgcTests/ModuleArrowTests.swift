@@ -39,7 +39,7 @@ import Testing
         #expect(Set(importersOfLint) == ["Compiler"])
         // The server stack (SwiftNIO, Hummingbird, metrics) stays in the server's module, which
         // only the server's executable links.
-        let serverStack: Set<String> = ["hummingbird", "swift-nio", "swift-metrics", "swift-prometheus", "swift-service-lifecycle", "swift-nio-ssl"]
+        let serverStack: Set<String> = ["hummingbird", "swift-nio", "swift-metrics", "swift-prometheus", "swift-service-lifecycle", "CTLS"]
         let importersOfServerStack = dependencies.filter { _, list in !list.isDisjoint(with: serverStack) }.keys
         #expect(Set(importersOfServerStack) == ["RealtimeServer"])
         let importersOfServer = dependencies.filter { name, list in list.contains("RealtimeServer") && !name.hasSuffix("Tests") }.keys
@@ -60,20 +60,23 @@ import Testing
     }
 
     /// What Package.swift declares holds in the executables as built: msgc carries none of the
-    /// server stack (SwiftNIO, HummingbirdCore, swift-nio-ssl's BoringSSL), and the internet-facing
+    /// server stack (SwiftNIO, HummingbirdCore, libssl), and the internet-facing
     /// server none of the compiler's readers (YAML, XLIFF and libxml2, PNG) nor libcurl's loader.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/nm") && FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd")))
     func msgcLinksNoServerAndTheServerNoParser() throws {
         // Swift symbols start with their module's name, counted: `$s7NIOCore…`.
         func modules(_ names: [String]) -> [String] { names.map { "$s\($0.utf8.count)\($0)" } }
         let msgc = try Self.linked(MsgcRunner.executable)
-        let serverStack = modules(["NIOCore", "NIOPosix", "NIOSSL", "HummingbirdCore", "RealtimeServer", "ServiceLifecycle", "Prometheus"]) + ["CNIOBoringSSL_"]
+        let serverStack = modules(["NIOCore", "NIOPosix", "NIOSSL", "HummingbirdCore", "RealtimeServer", "ServiceLifecycle", "Prometheus"]) + ["msgc_tls_"]
         #expect(msgc.symbols.count > 1000)
         #expect(msgc.symbols.contains { $0.hasPrefix("$s6Parser") })
         let inMsgc = serverStack.filter { prefix in msgc.symbols.contains { $0.hasPrefix(prefix) } }
         #expect(inMsgc.isEmpty, "msgc links \(inMsgc)")
 
+        #expect(!msgc.libraries.contains("libssl"), "msgc links libssl")
+
         let server = try Self.linked(MsgcRunner.serverExecutable)
+        #expect(server.libraries.contains("libssl"), "the server serves HTTPS with the system's libssl")
         #expect(server.symbols.contains { $0.hasPrefix("$s14RealtimeServer") })
         let readers = modules(["Parser", "XLIFF", "Compiler", "Apply", "Lint", "Yams"]) + ["yaml_parser_", "msgc_http_", "xmlReadMemory"]
         let inServer = readers.filter { prefix in server.symbols.contains { $0.hasPrefix(prefix) } }

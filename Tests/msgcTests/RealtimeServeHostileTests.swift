@@ -239,11 +239,13 @@ extension RealtimeServeTests {
         server.signal(SIGHUP)
         var sent: [Date] = []
         var answered: [Int?] = []
+        var waited: [Double] = []
         var reloaded: Date?
         // Bounded: at most 5,000 requests (paced at one per 20 ms) or 180 s.
         while reloaded == nil && sent.count < 5000 && Date().timeIntervalSince(signalled) < 180 {
             sent.append(Date())
             answered.append(LoopbackHTTP.exchange(port: server.port, valid, timeout: 30)?.status)
+            waited.append(Date().timeIntervalSince(sent[sent.count - 1]))
             if server.stderr.contains("reloaded the snapshot") { reloaded = Date() }
             Thread.sleep(forTimeInterval: 0.02)
         }
@@ -252,7 +254,7 @@ extension RealtimeServeTests {
         let logged = try server.logLines()
         // Each request that got no 200, with the time it was sent and what the server logged.
         let missed = answered.indices.filter { answered[$0] != 200 }.map { index in
-            "#\(index) at +\(sent[index].timeIntervalSince(signalled)) s: \(answered[index].map(String.init) ?? "no answer")"
+            "#\(index) at +\(sent[index].timeIntervalSince(signalled)) s: \(answered[index].map(String.init) ?? "no answer") after \(waited[index]) s"
         }
         #expect(missed.isEmpty, "\(missed.count) of \(sent.count) requests: \(missed.prefix(5)); not 200 in the log: \(logged.filter { $0["status"] as? Int != 200 }.prefix(5)); \(server.stderr)")
         // A request sent in the second half of the reload was answered from the snapshot

@@ -430,20 +430,44 @@ struct RealtimeServeTests {
             open(sys.argv[1], "wb").write(cert.public_bytes(serialization.Encoding.PEM))
             open(sys.argv[2], "wb").write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
             """, [certificate, key])
-        let server = try fixture.start(["--tls-certificate", certificate, "--tls-key", key])
+        let server = try fixture.start(["--tls-certificate", certificate, "--tls-key", key, "--idle-timeout", "1"])
         #expect(server.stderr.contains("listening on https://127.0.0.1:"))
+        // TLS 1.3 and 1.2 answer, 1.1 is refused; a client that opens a connection and never
+        // starts its handshake is closed by the idle timeout.
         let said = try runPython("""
-            import http.client, ssl, sys
-            context = ssl.create_default_context(cafile=sys.argv[1])
-            connection = http.client.HTTPSConnection("127.0.0.1", int(sys.argv[2]), context=context, timeout=10)
+            import http.client, socket, ssl, sys, time
+            port = int(sys.argv[2])
+            def connect(version):
+                context = ssl.create_default_context(cafile=sys.argv[1])
+                context.minimum_version = context.maximum_version = version
+                return http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=10)
+            connection = connect(ssl.TLSVersion.TLSv1_3)
             connection.request("GET", "/healthz")
             health = connection.getresponse()
             health.read()
             connection.request("POST", "/", body=open(sys.argv[3], "rb").read(), headers={"Content-Type": "application/json"})
             answer = connection.getresponse()
-            print(health.status, answer.status, answer.read().decode())
+            body = answer.read().decode()
+            older = connect(ssl.TLSVersion.TLSv1_2)
+            older.request("GET", "/livez")
+            live = older.getresponse()
+            live.read()
+            try:
+                oldest = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+                oldest.check_hostname = False
+                oldest.verify_mode = ssl.CERT_NONE
+                oldest.minimum_version = oldest.maximum_version = ssl.TLSVersion.TLSv1_1
+                oldest.set_ciphers("ALL:@SECLEVEL=0")
+                oldest.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=10))
+                refused = "accepted"
+            except ssl.SSLError as error:
+                # The server's alert, not a client that cannot offer TLS 1.1.
+                refused = "refused" if "ALERT_PROTOCOL_VERSION" in str(error) else f"failed ({error})"
+            silent = socket.create_connection(("127.0.0.1", port), timeout=30)
+            closed = silent.recv(1) == b""
+            print(health.status, answer.status, live.status, refused, "closed" if closed else "open", body)
             """, [certificate, String(server.port), fixture.requests.appendingPathComponent("valid/com.example.parla.plus.yearly--de-DE.json").path])
-        #expect(said.hasPrefix("200 200 {"), "\(said)")
+        #expect(said.hasPrefix("200 200 200 refused closed {"), "\(said)")
         #expect(said.contains("messageIdentifier"))
         // Plain HTTP on the HTTPS port gets no answer.
         #expect(Self.post(server.port, try fixture.body("com.example.parla.plus.yearly--de-DE"))?.status != 200)
