@@ -51,7 +51,8 @@ public final class NotificationVerifier: Sendable {
     }
 
     /// The largest body read. A notification is three JWSs, each with three certificates (the
-    /// nested two base64-encoded once more inside the outer payload): about 20 KB.
+    /// nested two base64-encoded once more inside the outer payload): about 12 KB with the test
+    /// PKI, a few kilobytes more with Apple's larger certificates.
     public static let maxBodySize = 64 << 10
     /// The longest nested `signedTransactionInfo` or `signedRenewalInfo`: about 6 KB each.
     public static let maxNestedJWSLength = 24 << 10
