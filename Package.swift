@@ -27,10 +27,10 @@ import PackageDescription
 // MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
 // module through another file's import. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
 // alone, CHTTP by Apply alone, CCrypto by Bundle (hashes, ES256 keys and signatures) and
-// Realtime (X.509 chains of Apple's requests), CTLS (libssl: HTTPS served directly) by RealtimeServer
-// alone. Parser also imports CYaml, the libyaml that Yams
-// builds: Yams does not publish it as a product, so it cannot be listed below; it comes with
-// Yams, and a libyaml of our own would link the same symbols twice.
+// Realtime (X.509 chains of Apple's requests and notifications), CTLS (libssl: HTTPS served
+// directly) by RealtimeServer alone. Parser also imports CYaml, the libyaml that Yams builds: Yams
+// does not publish it as a product, so it cannot be listed below; it comes with Yams, and a
+// libyaml of our own would link the same symbols twice.
 //
 // msgc builds and is tested on Linux only (Debian with Swift 6): its file writes call Glibc and
 // its bundle swap needs Linux's renameat2, so no Apple platform is declared below.
@@ -101,9 +101,10 @@ let package = Package(
         // for HTTPS; its ES256 tokens are signed by Bundle's ES256.
         .target(name: "Apply", dependencies: ["Model", "Diagnostics", "Bundle", "CHTTP"]),
         // `msgc realtime`: the snapshot of approved content a realtime server answers from, locale
-        // matching, choosing, offer signing, the check of Apple's signed requests (libcrypto's
-        // X.509 chain verification) and the judge of an answer; a library a Swift server can
-        // mount. Never Parser or Compiler: Apple's side starts from a bundle.
+        // matching, choosing, offer signing, the check of Apple's signed requests and
+        // notifications (libcrypto's X.509 chain verification) and the judge of an answer; a
+        // library a Swift server can mount. Never Parser or Compiler: Apple's side starts from a
+        // bundle.
         .target(name: "Realtime", dependencies: ["Model", "Diagnostics", "LanguageTags", "Bundle", "CCrypto"]),
         // `msgc realtime serve`: Realtime's responder over HTTP/1.1 (or HTTPS) on HummingbirdCore,
         // with the snapshot swapped on SIGHUP or a new file, /healthz, Prometheus /metrics, a JSON

@@ -1,8 +1,9 @@
 /// Why a realtime request was refused, in the order the checks run (docs/realtime.md,
-/// "Answering Apple"). The raw values are kebab-case: a server's logs and metrics label
+/// "Answering Apple"); an App Store Server Notification's refusals use the same reasons
+/// (`NotificationRefusal`). The raw values are kebab-case: a server's logs and metrics label
 /// refusals with them.
 public enum RealtimeRefusal: String, Error, Sendable, CaseIterable {
-    /// The body is larger than `RealtimeResponder.maxBodySize`.
+    /// The body is larger than `RealtimeResponder.maxBodySize` (`NotificationVerifier.maxBodySize`).
     case bodyTooLarge = "body-too-large"
     /// The body is not a JSON object with a string `signedPayload`.
     case malformedBody = "malformed-body"
@@ -27,7 +28,7 @@ public enum RealtimeRefusal: String, Error, Sendable, CaseIterable {
     /// The signed payload is not a JSON object, or lacks a member of
     /// `DecodedRealtimeRequestBody`, or has one of the wrong type.
     case malformedPayload = "malformed-payload"
-    /// `appAppleId` is not the configured app's.
+    /// `appAppleId` is not the configured app's (for a notification: or its `bundleId`).
     case wrongApp = "wrong-app"
     /// `environment` is not the snapshot's.
     case wrongEnvironment = "wrong-environment"
