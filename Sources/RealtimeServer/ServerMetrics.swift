@@ -66,7 +66,10 @@ final class ServerMetrics: Sendable {
     }
 
     /// Makes the per-message series of `snapshot` (and drops those of the one it replaces
-    /// that it no longer has).
+    /// that it no longer has). A snapshot can have tens of thousands of series: they are made
+    /// outside the lock, which answers take to count themselves, so that a reload never holds
+    /// an answer while the registry fills; the lock is held only to swap the two tables.
+    /// Called by one reload at a time.
     func serve(_ snapshot: RealtimeSnapshot) {
         var wanted = Set<MessageSeries>()
         for product in snapshot.products {
@@ -74,18 +77,16 @@ final class ServerMetrics: Sendable {
                 for message in locale.messages { wanted.insert(MessageSeries(product: product.id, message: message.key)) }
             }
         }
-        let factory = factory
-        messageAnswers.withLock { series in
-            for (key, counter) in series where !wanted.contains(key) {
-                counter.destroy()
-                series[key] = nil
-            }
-            for key in wanted where series[key] == nil {
-                series[key] = CoreMetrics.Counter(
-                    label: "msgc_realtime_message_answers_total", dimensions: [("product", key.product), ("message", key.message)],
-                    factory: factory)
-            }
+        let current = messageAnswers.withLock { $0 }
+        var next: [MessageSeries: CoreMetrics.Counter] = [:]
+        for key in wanted {
+            next[key] = current[key] ?? CoreMetrics.Counter(
+                label: "msgc_realtime_message_answers_total", dimensions: [("product", key.product), ("message", key.message)],
+                factory: factory)
         }
+        let installed = next
+        messageAnswers.withLock { $0 = installed }
+        for (key, counter) in current where !wanted.contains(key) { counter.destroy() }
     }
 
     /// One realtime request answered (or not) by the responder, and how long it took from its
