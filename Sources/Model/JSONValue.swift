@@ -248,6 +248,13 @@ public struct CanonicalJSONWriter {
         }
     }
 
+    public mutating func bool(_ value: Bool) { bytes += (value ? "true" : "false").utf8 }
+
+    public mutating func member(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        bool(value)
+    }
+
     /// `value` rounded to `significantDigits` significant digits, as the shortest decimal that
     /// reads back as that rounded double (`0.812346`, `1.23457e-30`): a report's fractions and
     /// p-values, whose last bits may differ between C libraries, give the same bytes everywhere.
