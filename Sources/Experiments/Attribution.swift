@@ -104,8 +104,9 @@ public struct Attribution: Hashable, Sendable {
 
     static func outcome(of first: Exposure, events: [SubscriberEvent], now: Int64, window: Int64) -> Outcome {
         let (end, overflow) = first.time.addingReportingOverflow(window)
-        let windowEnd = overflow ? Int64.max : end
-        guard now >= windowEnd else { return .pending }
+        // A window that ends past the last representable millisecond has not ended.
+        guard !overflow, now >= end else { return .pending }
+        let windowEnd = end
         let after = events.filter { $0.signedDate >= first.time }
         if let offer = first.offerIdentifier, after.contains(where: { $0.kind == .offerRedeemed(offerIdentifier: offer) }) {
             return .offerRedeemed

@@ -33,7 +33,9 @@ public enum Statistics {
         let denominator = 1 + z2 / n
         let centre = (p + z2 / (2 * n)) / denominator
         let half = z / denominator * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot()
-        return ConfidenceInterval(lower: max(0, centre - half), upper: min(1, centre + half))
+        // At 0 % and 100 % the bound is exactly 0 or 1; rounding would leave it a hair inside.
+        return ConfidenceInterval(
+            lower: successes == 0 ? 0 : max(0, centre - half), upper: successes == trials ? 1 : min(1, centre + half))
     }
 
     /// Newcombe's hybrid score interval (his method 10) of p₁ − p₂, from the two Wilson
@@ -137,8 +139,9 @@ public enum Statistics {
         let total = observed.reduce(0, +)
         let weightSum = weights.reduce(0, +)
         let arms = weights.filter { $0 > 0 }.count
-        guard total > 0, arms >= 2 else { return nil }
+        guard total > 0 else { return nil }
         if zip(observed, weights).contains(where: { $0.0 > 0 && $0.1 == 0 }) { return (.infinity, 0) }
+        guard arms >= 2 else { return nil }
         var chiSquare = 0.0
         for (count, weight) in zip(observed, weights) where weight > 0 {
             let expected = Double(total) * Double(weight) / Double(weightSum)

@@ -268,20 +268,10 @@ public struct CanonicalJSONWriter {
             bytes.append(UInt8(ascii: "0"))
             return
         }
-        // m / 10^k with both exact is the double nearest the decimal m·10^-k, whose shortest
-        // text is that decimal.
-        let exponent = Int((abs(value)).log10Floor)
-        let scale = significantDigits - 1 - exponent
-        let rounded: Double
-        if scale >= 0, scale <= 22 {
-            let power = Self.powersOfTen[scale]
-            rounded = (value * power).rounded() / power
-        } else if scale < 0, -scale <= 22 {
-            let power = Self.powersOfTen[-scale]
-            rounded = (value / power).rounded() * power
-        } else {
-            rounded = value
-        }
+        // printf's %e rounds the exact binary value correctly (glibc); the shortest text that
+        // reads back as the double nearest that decimal is the decimal itself, without padding.
+        let decimal = String(format: "%.\(max(0, significantDigits - 1))e", value)
+        let rounded = Double(decimal) ?? value
         bytes += rounded.description.utf8
     }
 
@@ -289,10 +279,6 @@ public struct CanonicalJSONWriter {
         guard let value else { return }
         self.key(key)
         number(value, significantDigits: significantDigits)
-    }
-
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        (0..<exponent).reduce(1.0) { product, _ in product * 10 }
     }
 
     public mutating func member(_ key: StaticString, _ value: String) {
@@ -335,16 +321,5 @@ public struct CanonicalJSONWriter {
         }
         newline()
         bytes.append(bracket)
-    }
-}
-
-extension Double {
-    /// ⌊log₁₀ |self|⌋ for a finite non-zero value, exact at powers of ten.
-    fileprivate var log10Floor: Double {
-        var exponent = (Foundation.log10(abs(self))).rounded(.down)
-        // log10 may land a hair off at an exact power of ten.
-        if abs(self) < Foundation.pow(10, exponent) { exponent -= 1 }
-        if abs(self) >= Foundation.pow(10, exponent + 1) { exponent += 1 }
-        return exponent
     }
 }

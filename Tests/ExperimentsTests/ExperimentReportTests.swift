@@ -28,7 +28,7 @@ struct ExperimentReportTests {
         #expect(abs((offer.probabilityBest ?? 0) + (winback.probabilityBest ?? 0) - 1) < 1e-9)
         #expect(experiment.verdict.kind == .inconclusive)
         #expect(experiment.verdict.reason.hasPrefix("too few subscribers: offer-half-price has 120, winback has 110 of the "))
-        let unused = try #require(ReportFixture.golden.experiments.last?.arms.last)
+        let unused = try #require(ReportFixture.golden.experiments.first { $0.product != "com.example.yearly" }?.arms.last)
         #expect(unused.message == "unused" && unused.subscribers == 0 && unused.saveRate == nil && unused.probabilityBest == nil)
     }
 

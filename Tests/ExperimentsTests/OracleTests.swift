@@ -11,7 +11,7 @@ let oraclePython = ProcessInfo.processInfo.environment["MSGC_APPLE_LIBRARY_PYTHO
 /// names the test venv's python, and says it skipped otherwise; StatisticsTests holds a few of
 /// the same values written down, so something is checked either way.
 @Suite(.ownThreads, .enabled(if: oraclePython != nil,
-    "skipped: MSGC_APPLE_LIBRARY_PYTHON is unset; scripts/test-venv.sh makes the venv with scipy and statsmodels"))
+    "MSGC_APPLE_LIBRARY_PYTHON is unset; scripts/test-venv.sh makes the venv with scipy and statsmodels"))
 struct OracleTests {
     static let python = oraclePython
 
@@ -30,6 +30,9 @@ struct OracleTests {
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map { Double($0) ?? .nan }
     }
 
+    /// Python's list of the given element texts.
+    static func list(_ elements: [String]) -> String { "[" + elements.joined(separator: ", ") + "]" }
+
     /// |actual − expected| within `absolute`, or within `relative` of expected.
     static func close(_ actual: Double, _ expected: Double, absolute: Double = 1e-12, relative: Double = 1e-9) -> Bool {
         abs(actual - expected) <= max(absolute, relative * abs(expected))
@@ -39,7 +42,7 @@ struct OracleTests {
         let cases = [(0, 1), (1, 1), (0, 7), (5, 5), (81, 100), (3, 1000), (99_000, 100_000), (50_123, 100_000), (1, 100_000)]
         let expected = try Self.run("""
             from statsmodels.stats.proportion import proportion_confint
-            for s, n in \(cases.map { "(\($0.0), \($0.1))" }):
+            for s, n in \(Self.list(cases.map { "(\($0.0), \($0.1))" })):
                 lo, hi = proportion_confint(s, n, alpha=0.05, method="wilson")
                 print(repr(float(lo))); print(repr(float(hi)))
             """)
@@ -55,7 +58,7 @@ struct OracleTests {
         let cases = [(40, 50, 30, 50), (0, 10, 0, 10), (10, 10, 0, 10), (5, 20, 15, 20), (1, 3, 2, 2), (81_000, 100_000, 80_500, 100_000), (7, 9, 180, 300)]
         let expected = try Self.run("""
             from statsmodels.stats.proportion import confint_proportions_2indep
-            for s1, n1, s2, n2 in \(cases.map { "(\($0.0), \($0.1), \($0.2), \($0.3))" }):
+            for s1, n1, s2, n2 in \(Self.list(cases.map { "(\($0.0), \($0.1), \($0.2), \($0.3))" })):
                 lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", compare="diff", alpha=0.05)
                 print(repr(float(lo))); print(repr(float(hi)))
             """)
@@ -80,7 +83,7 @@ struct OracleTests {
         let cases = Self.fisherTables
         let expected = try Self.run("""
             from scipy.stats import fisher_exact
-            for a, b, c, d in \(cases.map { "(\($0.0), \($0.1), \($0.2), \($0.3))" }):
+            for a, b, c, d in \(Self.list(cases.map { "(\($0.0), \($0.1), \($0.2), \($0.3))" })):
                 print(repr(float(fisher_exact([[a, b], [c, d]], alternative="two-sided").pvalue)))
             """)
         #expect(expected.count == cases.count)
@@ -97,7 +100,7 @@ struct OracleTests {
         ]
         let expected = try Self.run("""
             from scipy.stats import chisquare
-            for obs, w in \(cases.map { "(\($0.0), \($0.1))" }):
+            for obs, w in \(Self.list(cases.map { "(\($0.0), \($0.1))" })):
                 total, wsum = sum(obs), sum(w)
                 result = chisquare(obs, [total * x / wsum for x in w])
                 print(repr(float(result.statistic))); print(repr(float(result.pvalue)))
@@ -120,7 +123,7 @@ struct OracleTests {
         let expected = try Self.run("""
             import math
             from statsmodels.stats.proportion import samplesize_proportions_2indep_onetail
-            for base, diff in \(cases.map { "(\($0.baseline), \($0.difference))" }):
+            for base, diff in \(Self.list(cases.map { "(\($0.baseline), \($0.difference))" })):
                 low = base if base + diff <= 1 else base - diff
                 n = samplesize_proportions_2indep_onetail(diff, low, 0.8, ratio=1, alpha=0.05, alternative="two-sided")
                 print(repr(float(math.ceil(n - 1e-9))))

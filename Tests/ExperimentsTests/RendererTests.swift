@@ -25,8 +25,9 @@ struct RendererTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["format"] as? String == "msgc-experiment-report" && object["schemaVersion"] as? Int == 1)
         let products = try #require(object["products"] as? [[String: Any]])
-        #expect(products.count == 2 && products[0]["product"] as? String == "com.example.yearly")
-        let arms = try #require(products[0]["arms"] as? [[String: Any]])
+        // Sorted by product bytewise: "<b>odd…" before "com.example.yearly".
+        #expect(products.count == 2 && products[1]["product"] as? String == "com.example.yearly")
+        let arms = try #require(products[1]["arms"] as? [[String: Any]])
         let first = arms[0]
         #expect(first["message"] as? String == "offer-half-price" && first["subscribers"] as? Int == 120 && first["weight"] as? Int == 1)
         let outcomes = try #require(first["outcomes"] as? [String: Int])
