@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value that serializes to msgc's canonical bytes.
 ///
 /// msgc writes its own JSON rather than using `JSONEncoder` so that the bytes are fixed by
@@ -244,6 +246,39 @@ public struct CanonicalJSONWriter {
             bytes[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
             magnitude /= 10
         }
+    }
+
+    public mutating func bool(_ value: Bool) { bytes += (value ? "true" : "false").utf8 }
+
+    public mutating func member(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        bool(value)
+    }
+
+    /// `value` rounded to `significantDigits` significant digits, as the shortest decimal that
+    /// reads back as that rounded double (`0.812346`, `1.23457e-30`): a report's fractions and
+    /// p-values, whose last bits may differ between C libraries, give the same bytes everywhere.
+    /// A value that is not finite is written as `null`, which JSON has instead.
+    public mutating func number(_ value: Double, significantDigits: Int) {
+        guard value.isFinite else {
+            bytes += "null".utf8
+            return
+        }
+        guard value != 0 else {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        // printf's %e rounds the exact binary value correctly (glibc); the shortest text that
+        // reads back as the double nearest that decimal is the decimal itself, without padding.
+        let decimal = String(format: "%.\(max(0, significantDigits - 1))e", value)
+        let rounded = Double(decimal) ?? value
+        bytes += rounded.description.utf8
+    }
+
+    public mutating func member(_ key: StaticString, _ value: Double?, significantDigits: Int) {
+        guard let value else { return }
+        self.key(key)
+        number(value, significantDigits: significantDigits)
     }
 
     public mutating func member(_ key: StaticString, _ value: String) {
