@@ -67,8 +67,8 @@ public final class ExperimentStore: Sendable {
     }
 
     public let url: StoreURL
-    private let answerLane: ConnectionThread
-    private let bulkLane: ConnectionThread
+    let answerLane: ConnectionThread
+    let bulkLane: ConnectionThread
 
     /// Starts the store's connection threads. Nothing is connected yet; a SQLite path is
     /// checked now, so a wrong one is a usage error at start-up.

@@ -129,10 +129,11 @@ final class PostgreSQLConnection: SQLConnection {
     }
 }
 
-/// `body` with `strings` as an array of C strings, valid for the call only.
-private func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+/// `body` with `strings` as a NULL-terminated array of C strings (as PQconnectdbParams reads
+/// its keywords and values), valid for the call only.
+private func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result) -> Result {
     let copies = strings.map { strdup($0) }
     defer { copies.forEach { free($0) } }
-    let pointers = copies.map { $0.map { UnsafePointer($0) } }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    let pointers = copies.map { $0.map { UnsafePointer($0) } } + [nil]
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// A connection to a SQLite file, opened on first use: WAL journal (readers never wait for the
 /// writer), a busy timeout (a writer waits that long for another process's write lock, then
@@ -36,6 +37,8 @@ final class SQLiteConnection: SQLConnection {
     private func opened() throws(StoreError) -> OpaquePointer {
         if let database { return database }
         try SQLiteFile.check(path)
+        var status = stat()
+        let isNew = stat(path, &status) != 0
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
@@ -43,6 +46,9 @@ final class SQLiteConnection: SQLConnection {
             sqlite3_close_v2(handle)
             throw .unavailable("cannot open '\(path)': \(reason)")
         }
+        // The store is the server's alone: a file it makes is not for other users to read
+        // (SQLite gives the -wal and -shm files the same mode).
+        if isNew { chmod(path, 0o600) }
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         database = handle

@@ -113,36 +113,48 @@ final class PostgreSQLServer {
 }
 
 /// A command run to its end or killed at its time limit, its output (both streams) in a file
-/// so a pipe never fills. Blocks the calling thread.
+/// so a pipe never fills. Blocks the calling thread, polling `waitpid`.
+///
+/// posix_spawn rather than Foundation's `Process`: `pg_ctl start` leaves the server running
+/// behind it, and `Process` noticed pg_ctl's end only when every descriptor it had handed on
+/// was closed, which the server kept open, so the wait ran to its limit.
 enum BoundedCommand {
     static func run(_ argv: [String], seconds: Double) throws -> (status: Int32, output: String, timedOut: Bool) {
-        let outputFile = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("msgc-command-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputFile) }
-        let handle = try FileHandle(forWritingTo: outputFile)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: argv[0])
-        process.arguments = Array(argv.dropFirst())
-        process.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        let outputPath = "/tmp/msgc-command-\(UUID().uuidString)"
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let arguments = argv.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, arguments, environ)
+        guard spawned == 0 else {
+            throw PostgreSQLServer.Failure(description: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
+        }
         let end = Date().addingTimeInterval(seconds)
+        var status: Int32 = 0
         var timedOut = false
-        while process.isRunning {
-            if Date() > end {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
+        var ended = false
+        // After SIGKILL the end is a matter of moments; bounded all the same.
+        while Date() < end.addingTimeInterval(10) {
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid || (waited < 0 && errno != EINTR) {
+                ended = waited == pid
                 break
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            if !timedOut && Date() > end {
+                timedOut = true
+                kill(pid, SIGKILL)
+            }
+            usleep(20_000)
         }
-        // After SIGKILL the end is a matter of moments; bounded all the same.
-        let reaped = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < reaped { Thread.sleep(forTimeInterval: 0.02) }
-        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
-        return (process.isRunning || timedOut ? -1 : process.terminationStatus, output, timedOut)
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // WIFEXITED and WEXITSTATUS, which Swift does not import as functions.
+        let exitStatus: Int32 = ended && !timedOut && status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
+        return (exitStatus, output, timedOut)
     }
 }
