@@ -59,6 +59,10 @@ final class PostgreSQLConnection: SQLConnection {
             PQfinish(made)
             throw .unavailable("cannot connect to PostgreSQL: \(reason)")
         }
+        // The server's notices ("relation … already exists, skipping" from the migration's
+        // IF NOT EXISTS) are not for the server's operator: libpq would print each on standard
+        // error.
+        PQsetNoticeProcessor(made, { _, _ in }, nil)
         connection = made
         do {
             _ = try run("SELECT set_config('statement_timeout', $1, false)", [.text("\(statementTimeoutMilliseconds)")])
