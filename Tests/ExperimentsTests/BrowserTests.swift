@@ -6,29 +6,10 @@ import TestSupport
 /// Renders the report page in a real browser when one is installed (Debian: `apt-get install
 /// chromium`), as the coverage page is checked: the page loads, lays out and draws its charts.
 @Suite(.ownThreads) struct BrowserTests {
-    static let chromium: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            for name in ["chromium", "chromium-browser", "google-chrome"] {
-                let candidate = "\(folder)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-        }
-        return nil
-    }()
+    static let chromium = HeadlessBrowser.path
 
-    /// Runs the browser headless with `arguments`, giving up after two minutes.
     static func runBrowser(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["120", chromium ?? "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try HeadlessBrowser.run(arguments)
     }
 
     @Test(.enabled(if: chromium != nil, "no chromium, chromium-browser or google-chrome on PATH; install Debian's chromium to run it"))

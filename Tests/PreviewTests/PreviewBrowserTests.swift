@@ -6,28 +6,10 @@ import TestSupport
 /// Opens the preview pages in a real browser when one is installed (Debian: `apt-get install
 /// chromium`), to catch what string comparisons cannot: a page that does not load or lay out.
 @Suite(.ownThreads) struct PreviewBrowserTests {
-    static let chromium: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            for name in ["chromium", "chromium-browser", "google-chrome"] {
-                let candidate = "\(folder)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-        }
-        return nil
-    }()
+    static let chromium = HeadlessBrowser.path
 
     static func runBrowser(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["120", chromium!, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try HeadlessBrowser.run(arguments)
     }
 
     @Test(.enabled(if: chromium != nil, "no chromium, chromium-browser or google-chrome on PATH; install Debian's chromium to run it"))
