@@ -15,6 +15,10 @@ import PackageDescription
 //   Coverage, Preview, PseudoLocalization, LanguageServer
 //   Apply, Realtime          Apple's side: apply and state fetch | the realtime snapshot, choosing,
 //                            offer signing, request verification
+//   Experiments              the experiment report: exposures and subscriber events in, each
+//                            subscriber's outcome, the statistics, the verdict and its renderers
+//                            out; pure (no store, no clock), over Model and Diagnostics only, and
+//                            linked by the server's side alone, never by msgc
 //   RealtimeServer           `msgc realtime serve`: HTTP (Hummingbird) over Realtime's responder
 //   CommandLineSupport       standard output and error, the In-App Purchase key's options
 //   msgc | msgc-realtime     the two executables: the command line | the realtime server, which
@@ -22,7 +26,8 @@ import PackageDescription
 //                            server no YAML, XLIFF or PNG reader and no libcurl
 //
 // Only Compiler imports Lint. Only RealtimeServer imports the server stack (Hummingbird,
-// SwiftNIO, swift-metrics, Prometheus). Never Lint -> Parser, Bundle -> Parser, Apply, Realtime or
+// SwiftNIO, swift-metrics, Prometheus). Experiments imports Model and Diagnostics alone, and msgc
+// never imports it. Never Lint -> Parser, Bundle -> Parser, Apply, Realtime or
 // RealtimeServer -> Parser or Compiler, a feature -> Lint, Model -> Diagnostics. Every target builds with
 // MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
 // module through another file's import. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
@@ -106,6 +111,12 @@ let package = Package(
         // library a Swift server can mount. Never Parser or Compiler: Apple's side starts from a
         // bundle.
         .target(name: "Realtime", dependencies: ["Model", "Diagnostics", "LanguageTags", "Bundle", "CCrypto"]),
+        // The experiment report (`msgc realtime report`, docs/experiments.md): who counts, by which
+        // first exposure, with which outcome; Wilson, Newcombe, Fisher, the probability of being
+        // best, the sample-ratio check and the subscribers needed; JSON, table, Markdown and HTML.
+        // Plain values in and out: the store fills its input types, and only the server's side
+        // links it.
+        .target(name: "Experiments", dependencies: ["Model", "Diagnostics"]),
         // `msgc realtime serve`: Realtime's responder over HTTP/1.1 (or HTTPS) on HummingbirdCore,
         // with the snapshot swapped on SIGHUP or a new file, /healthz, Prometheus /metrics, a JSON
         // log line per request and graceful shutdown (swift-service-lifecycle).
@@ -174,6 +185,7 @@ let package = Package(
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle", "Model", "TestSupport"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags", "TestSupport"]),
         .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer"]),
+        .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Model", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value that serializes to msgc's canonical bytes.
 ///
 /// msgc writes its own JSON rather than using `JSONEncoder` so that the bytes are fixed by
@@ -246,6 +248,53 @@ public struct CanonicalJSONWriter {
         }
     }
 
+    public mutating func bool(_ value: Bool) { bytes += (value ? "true" : "false").utf8 }
+
+    public mutating func member(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        bool(value)
+    }
+
+    /// `value` rounded to `significantDigits` significant digits, as the shortest decimal that
+    /// reads back as that rounded double (`0.812346`, `1.23457e-30`): a report's fractions and
+    /// p-values, whose last bits may differ between C libraries, give the same bytes everywhere.
+    /// A value that is not finite is written as `null`, which JSON has instead.
+    public mutating func number(_ value: Double, significantDigits: Int) {
+        guard value.isFinite else {
+            bytes += "null".utf8
+            return
+        }
+        guard value != 0 else {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        // m / 10^k with both exact is the double nearest the decimal m·10^-k, whose shortest
+        // text is that decimal.
+        let exponent = Int((abs(value)).log10Floor)
+        let scale = significantDigits - 1 - exponent
+        let rounded: Double
+        if scale >= 0, scale <= 22 {
+            let power = Self.powersOfTen[scale]
+            rounded = (value * power).rounded() / power
+        } else if scale < 0, -scale <= 22 {
+            let power = Self.powersOfTen[-scale]
+            rounded = (value / power).rounded() * power
+        } else {
+            rounded = value
+        }
+        bytes += rounded.description.utf8
+    }
+
+    public mutating func member(_ key: StaticString, _ value: Double?, significantDigits: Int) {
+        guard let value else { return }
+        self.key(key)
+        number(value, significantDigits: significantDigits)
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { product, _ in product * 10 }
+    }
+
     public mutating func member(_ key: StaticString, _ value: String) {
         self.key(key)
         string(value)
@@ -286,5 +335,16 @@ public struct CanonicalJSONWriter {
         }
         newline()
         bytes.append(bracket)
+    }
+}
+
+extension Double {
+    /// ⌊log₁₀ |self|⌋ for a finite non-zero value, exact at powers of ten.
+    fileprivate var log10Floor: Double {
+        var exponent = (Foundation.log10(abs(self))).rounded(.down)
+        // log10 may land a hair off at an exact power of ten.
+        if abs(self) < Foundation.pow(10, exponent) { exponent -= 1 }
+        if abs(self) >= Foundation.pow(10, exponent + 1) { exponent += 1 }
+        return exponent
     }
 }

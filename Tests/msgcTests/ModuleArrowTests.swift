@@ -47,6 +47,10 @@ import Testing
         for parser in ["Parser", "XLIFF", "Compiler", "Apply", "Lint"] {
             #expect(dependencies["msgc-realtime"]?.contains(parser) == false, "the server must not depend on \(parser)")
         }
+        // The experiment report is plain values over Model (and Diagnostics' escaping), for the
+        // server's side alone: msgc never links it.
+        #expect(dependencies["Experiments"] == ["Model", "Diagnostics"])
+        #expect(dependencies["msgc"]?.contains("Experiments") == false, "msgc must not depend on Experiments")
     }
 
     /// The symbols each built executable holds, with the libraries it links (`nm`, `ldd`).
@@ -67,7 +71,12 @@ import Testing
         // Swift symbols start with their module's name, counted: `$s7NIOCore…`.
         func modules(_ names: [String]) -> [String] { names.map { "$s\($0.utf8.count)\($0)" } }
         let msgc = try Self.linked(MsgcRunner.executable)
+<<<<<<< HEAD
         let serverStack = modules(["NIOCore", "NIOPosix", "NIOSSL", "HummingbirdCore", "RealtimeServer", "ServiceLifecycle", "Prometheus"]) + ["msgc_tls_"]
+=======
+        let serverStack = modules(["NIOCore", "NIOPosix", "NIOSSL", "HummingbirdCore", "RealtimeServer", "ServiceLifecycle", "Prometheus", "Experiments"])
+            + ["CNIOBoringSSL_"]
+>>>>>>> i47-stats
         #expect(msgc.symbols.count > 1000)
         #expect(msgc.symbols.contains { $0.hasPrefix("$s6Parser") })
         let inMsgc = serverStack.filter { prefix in msgc.symbols.contains { $0.hasPrefix(prefix) } }
