@@ -20,6 +20,8 @@ import PackageDescription
 //                            out; pure (no store, no clock), over Model and Diagnostics only, and
 //                            linked by the server's side alone, never by msgc
 //   RealtimeServer           `msgc realtime serve`: HTTP (Hummingbird) over Realtime's responder
+//   ExperimentStore          the experiment store: decisions, sticky assignments, notifications,
+//                            in SQLite or PostgreSQL (the system's libsqlite3 and libpq)
 //   CommandLineSupport       standard output and error, the In-App Purchase key's options
 //   msgc | msgc-realtime     the two executables: the command line | the realtime server, which
 //                            `msgc realtime serve` runs (execv); msgc links no server stack, the
@@ -32,10 +34,11 @@ import PackageDescription
 // MemberImportVisibility (below), so each file imports what it uses and nothing reaches a
 // module through another file's import. CLibXML2 is seen by XLIFF alone, CFileSystem by Bundle
 // alone, CHTTP by Apply alone, CCrypto by Bundle (hashes, ES256 keys and signatures) and
-// Realtime (X.509 chains of Apple's requests and notifications), CTLS (libssl: HTTPS served
-// directly) by RealtimeServer alone. Parser also imports CYaml, the libyaml that Yams builds: Yams
-// does not publish it as a product, so it cannot be listed below; it comes with Yams, and a
-// libyaml of our own would link the same symbols twice.
+// Realtime (X.509 chains of Apple's requests and notifications) and ExperimentStore (HMAC of
+// subscribers), CTLS (libssl: HTTPS served directly) by RealtimeServer alone, CSQLite and
+// CPostgreSQL by ExperimentStore alone, which only the server's side links. Parser also imports
+// CYaml, the libyaml that Yams builds: Yams does not publish it as a product, so it cannot be
+// listed below; it comes with Yams, and a libyaml of our own would link the same symbols twice.
 //
 // msgc builds and is tested on Linux only (Debian with Swift 6): its file writes call Glibc and
 // its bundle swap needs Linux's renameat2, so no Apple platform is declared below.
@@ -75,6 +78,19 @@ let package = Package(
             name: "CTLS",
             pkgConfig: "libssl",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // The experiment store's two databases, through Debian's reference C drivers rather than
+        // sqlite-nio (which compiles SQLite's amalgamation) and postgres-nio (which brings
+        // swift-crypto, a second BoringSSL): minutes of every CI build (docs/architecture.md).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
         // zlib compresses the PNG images that tests make; msgc itself never inflates or deflates.
         .systemLibrary(
@@ -136,6 +152,12 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The experiment store (docs/experiments-store.md): the decision log, sticky assignments and
+        // App Store Server Notifications, in SQLite (a file) or PostgreSQL (several servers), each
+        // connection on a thread of its own behind an async API with deadlines; subscribers only
+        // as HMAC-SHA256 of their originalTransactionId (libcrypto). Linked by the server's side
+        // alone, never by msgc.
+        .target(name: "ExperimentStore", dependencies: ["Model", "CCrypto", "CSQLite", "CPostgreSQL"]),
         // Pseudo-translations (`msgc pseudo`) as XLIFF, through the XLIFF writer.
         .target(name: "PseudoLocalization", dependencies: ["Model", "XLIFF", "LanguageTags"]),
         // `msgc preview`: the cancellation sheet of every message in every locale, as HTML.
@@ -186,6 +208,7 @@ let package = Package(
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags", "TestSupport"]),
         .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer"]),
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Model", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "ExperimentStoreTests", dependencies: ["ExperimentStore", "CSQLite", "TestSupport"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )

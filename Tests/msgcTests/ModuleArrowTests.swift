@@ -51,6 +51,18 @@ import Testing
         // server's side alone: msgc never links it.
         #expect(dependencies["Experiments"] == ["Model", "Diagnostics"])
         #expect(dependencies["msgc"]?.contains("Experiments") == false, "msgc must not depend on Experiments")
+        // The database drivers stay in the experiment store, and neither reaches msgc, however
+        // many modules lie between.
+        let databases: Set<String> = ["CSQLite", "CPostgreSQL"]
+        let importersOfDatabases = dependencies.filter { name, list in !list.isDisjoint(with: databases) && !name.hasSuffix("Tests") }.keys
+        #expect(Set(importersOfDatabases) == ["ExperimentStore"])
+        var reached: Set<String> = []
+        var next = ["msgc"]
+        while let module = next.popLast() {
+            for dependency in dependencies[module] ?? [] where reached.insert(dependency).inserted { next.append(dependency) }
+        }
+        let storeInMsgc = reached.intersection(databases.union(["ExperimentStore"]))
+        #expect(storeInMsgc.isEmpty, "msgc depends on \(storeInMsgc.sorted())")
     }
 
     /// The symbols each built executable holds, with the libraries it links (`nm`, `ldd`).
@@ -64,23 +76,23 @@ import Testing
     }
 
     /// What Package.swift declares holds in the executables as built: msgc carries none of the
-    /// server stack (SwiftNIO, HummingbirdCore, libssl), and the internet-facing
+    /// server stack (SwiftNIO, HummingbirdCore, libssl) nor the experiment store and its database
+    /// libraries (libsqlite3, libpq), and the internet-facing
     /// server none of the compiler's readers (YAML, XLIFF and libxml2, PNG) nor libcurl's loader.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/nm") && FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd")))
     func msgcLinksNoServerAndTheServerNoParser() throws {
         // Swift symbols start with their module's name, counted: `$s7NIOCore…`.
         func modules(_ names: [String]) -> [String] { names.map { "$s\($0.utf8.count)\($0)" } }
         let msgc = try Self.linked(MsgcRunner.executable)
-<<<<<<< HEAD
-        let serverStack = modules(["NIOCore", "NIOPosix", "NIOSSL", "HummingbirdCore", "RealtimeServer", "ServiceLifecycle", "Prometheus"]) + ["msgc_tls_"]
-=======
         let serverStack = modules(["NIOCore", "NIOPosix", "NIOSSL", "HummingbirdCore", "RealtimeServer", "ServiceLifecycle", "Prometheus", "Experiments"])
-            + ["CNIOBoringSSL_"]
->>>>>>> i47-stats
+            + ["msgc_tls_"]
         #expect(msgc.symbols.count > 1000)
         #expect(msgc.symbols.contains { $0.hasPrefix("$s6Parser") })
-        let inMsgc = serverStack.filter { prefix in msgc.symbols.contains { $0.hasPrefix(prefix) } }
+        let inMsgc = (serverStack + modules(["ExperimentStore"])).filter { prefix in msgc.symbols.contains { $0.hasPrefix(prefix) } }
         #expect(inMsgc.isEmpty, "msgc links \(inMsgc)")
+        for library in ["libsqlite3", "libpq"] {
+            #expect(!msgc.libraries.contains(library), "msgc links \(library)")
+        }
 
         #expect(!msgc.libraries.contains("libssl"), "msgc links libssl")
 

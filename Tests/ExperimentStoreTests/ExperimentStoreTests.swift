@@ -1,0 +1,327 @@
+import CSQLite
+import Foundation
+import TestSupport
+import Testing
+@testable import ExperimentStore
+
+/// One store of either kind for one test: a SQLite file in a fresh folder, or a PostgreSQL
+/// server of the test's own (`PostgreSQLServer`). Removed (and stopped) when the test ends.
+final class StoreFixture {
+    enum Backend: String, CaseIterable, Sendable {
+        case sqlite, postgreSQL
+    }
+
+    let backend: Backend
+    let folder: URL
+    let server: PostgreSQLServer?
+    let url: StoreURL
+
+    init(_ backend: Backend) throws {
+        self.backend = backend
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        switch backend {
+        case .sqlite:
+            server = nil
+            url = try StoreURL(parsing: "sqlite:" + folder.appendingPathComponent("store.db").path)
+        case .postgreSQL:
+            let server = try PostgreSQLServer()
+            self.server = server
+            url = try StoreURL(parsing: server.uri)
+        }
+    }
+
+    /// A store on the fixture's database: each call is another connection, as another server's.
+    func open(_ options: ExperimentStore.Options = .init(busyTimeoutMilliseconds: 300, connectTimeoutSeconds: 5)) throws -> ExperimentStore {
+        try ExperimentStore(url: url, options: options)
+    }
+
+    deinit {
+        try? server?.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// What every store must do, run against SQLite and PostgreSQL alike.
+enum StoreCheck: String, CaseIterable, Sendable {
+    case migratingTwiceChangesNothing
+    case aNewerSchemaIsRefused
+    case decisionsRoundTripInOneBatch
+    case twoServersSettleOneArm
+    case aNotificationIsStoredOnce
+    case deleteOlderKeepsWhatIsStillSeen
+    case aStoreThatIsDownFailsAndComesBack
+
+    func run(_ fixture: StoreFixture) async throws {
+        switch self {
+        case .migratingTwiceChangesNothing: try await Self.migrateTwice(fixture)
+        case .aNewerSchemaIsRefused: try await Self.newerSchema(fixture)
+        case .decisionsRoundTripInOneBatch: try await Self.decisionsRoundTrip(fixture)
+        case .twoServersSettleOneArm: try await Self.concurrentSettle(fixture)
+        case .aNotificationIsStoredOnce: try await Self.notificationsOnce(fixture)
+        case .deleteOlderKeepsWhatIsStillSeen: try await Self.deleteOlder(fixture)
+        case .aStoreThatIsDownFailsAndComesBack: try await Self.outage(fixture)
+        }
+    }
+
+    static let key = try! SubjectKey(bytes: Array(repeating: 0x5A, count: 32))
+
+    static func subject(_ number: Int) -> SubjectHash {
+        key.hash(originalTransactionId: "\(2_000_000_000_000_000 + number)")
+    }
+
+    static func decision(_ number: Int, time: Int64, product: String = "com.example.yearly", subject: SubjectHash?) -> Decision {
+        Decision(
+            timeMilliseconds: time, environment: "Sandbox", requestId: String(format: "req-%05d", number), product: product,
+            deviceLocale: "de_CH", answeringLocale: number % 7 == 0 ? nil : "de-DE", experimentId: "exp-\(product)",
+            arms: "stay-a=50,stay-b=50", bundleDigest: "sha256:abc", arm: subject == nil ? nil : (number % 2 == 0 ? "stay-a" : "stay-b"),
+            answerKind: number % 7 == 0 ? "declined" : "message", answer: number % 7 == 0 ? nil : "Grüße „\(number)“",
+            snapshotGeneration: Int64(number / 100), subject: subject,
+            assignment: Decision.Assignment.allCases[number % Decision.Assignment.allCases.count])
+    }
+
+    static func notification(_ uuid: String, subject: SubjectHash, signed: Int64, received: Int64, isRelevant: Bool = true) -> StoredNotification {
+        StoredNotification(
+            notificationUUID: uuid, subject: subject, signedDateMilliseconds: signed, type: "DID_CHANGE_RENEWAL_STATUS",
+            subtype: "AUTO_RENEW_DISABLED", offerIdentifier: nil, autoRenewProductId: "com.example.yearly", autoRenewStatus: 0,
+            environment: "Sandbox", receivedMilliseconds: received, isRelevant: isRelevant)
+    }
+
+    static func migrateTwice(_ fixture: StoreFixture) async throws {
+        let store = try fixture.open()
+        #expect(try await store.migrate() == .init(fromVersion: 0, toVersion: ExperimentStore.schemaVersion))
+        #expect(try await store.migrate() == .init(fromVersion: 1, toVersion: 1))
+        await store.close()
+        // Another server starting later finds it done.
+        let other = try fixture.open()
+        #expect(try await other.migrate() == .init(fromVersion: 1, toVersion: 1))
+        await other.close()
+    }
+
+    static func newerSchema(_ fixture: StoreFixture) async throws {
+        let store = try fixture.open()
+        _ = try await store.migrate()
+        #expect(try await store.settleAssignment(experiment: "e", subject: subject(1), proposedArm: "a", timeMilliseconds: 1).isFirst)
+        _ = try await store.bulkLane.run(deadline: nil) { connection throws(StoreError) in
+            try connection.execute("INSERT INTO schema_version (version) VALUES (2)", [])
+        }
+        await store.close()
+        let newer = try fixture.open()
+        await #expect(throws: StoreError.schemaTooNew(found: 2, known: 1)) { try await newer.migrate() }
+        #expect(StoreError.schemaTooNew(found: 2, known: 1).description.contains("schema version 2, newer than the 1 this msgc knows"))
+        // Refused untouched.
+        #expect(try await newer.assignments(experiment: "e").map(\.arm) == ["a"])
+        await newer.close()
+    }
+
+    static func decisionsRoundTrip(_ fixture: StoreFixture) async throws {
+        let store = try fixture.open()
+        _ = try await store.migrate()
+        let decisions = (0..<250).map { number in
+            decision(number, time: 1_000 + Int64(number), product: number % 5 == 0 ? "com.example.monthly" : "com.example.yearly",
+                     subject: number % 11 == 0 ? nil : subject(number))
+        }
+        try await store.record(decisions: decisions)
+        try await store.record(decisions: [])
+        let all = try await store.exposures(product: nil, sinceMilliseconds: 0)
+        #expect(all == decisions.filter { $0.subject != nil })
+        let yearly = try await store.exposures(product: "com.example.yearly", sinceMilliseconds: 1_100)
+        #expect(yearly == decisions.filter { $0.subject != nil && $0.product == "com.example.yearly" && $0.timeMilliseconds >= 1_100 })
+        #expect(!yearly.isEmpty)
+
+        // One transaction: a batch with one row the schema refuses leaves nothing behind.
+        // The second row breaks a CHECK (the assignment column takes only the five kinds).
+        let refused = [decision(900, time: 9_000, subject: subject(900)), decision(901, time: 9_001, subject: subject(901))]
+        await #expect(throws: StoreError.self) {
+            try await store.bulkLane.run(deadline: nil) { connection throws(StoreError) in
+                try connection.transaction { () throws(StoreError) in
+                    _ = try connection.execute(ExperimentStore.insertDecision, Self.parameters(refused[0]))
+                    var broken = Self.parameters(refused[1])
+                    broken[14] = .text("sometimes")
+                    _ = try connection.execute(ExperimentStore.insertDecision, broken)
+                }
+            }
+        }
+        #expect(try await store.exposures(product: nil, sinceMilliseconds: 9_000).isEmpty)
+        await store.close()
+    }
+
+    static func parameters(_ decision: Decision) -> [SQLValue] {
+        [
+            .integer(decision.timeMilliseconds), .text(decision.environment), .text(decision.requestId), .text(decision.product),
+            .text(decision.deviceLocale), SQLValue(decision.answeringLocale), .text(decision.experimentId), .text(decision.arms),
+            .text(decision.bundleDigest), SQLValue(decision.arm), .text(decision.answerKind), SQLValue(decision.answer),
+            .integer(decision.snapshotGeneration), SQLValue(decision.subject?.hex), .text(decision.assignment.rawValue),
+        ]
+    }
+
+    static func concurrentSettle(_ fixture: StoreFixture) async throws {
+        let first = try fixture.open()
+        let second = try fixture.open()
+        _ = try await first.migrate()
+        let subjects = (0..<40).map(subject)
+        async let fromFirst = settleAll(first, subjects, arm: "stay-a")
+        async let fromSecond = settleAll(second, subjects, arm: "stay-b")
+        let (a, b) = try await (fromFirst, fromSecond)
+        for index in subjects.indices {
+            #expect(a[index].arm == b[index].arm, "subject \(index) got two arms")
+            #expect(a[index].isFirst != b[index].isFirst, "subject \(index): exactly one call is first")
+        }
+        let recorded = try await first.assignments(experiment: "exp")
+        #expect(recorded.count == subjects.count)
+        let armOf = Dictionary(uniqueKeysWithValues: recorded.map { ($0.subject, $0.arm) })
+        for index in subjects.indices { #expect(armOf[subjects[index]] == a[index].arm) }
+        // Sticky: a later proposal changes nothing.
+        let later = try await second.settleAssignment(experiment: "exp", subject: subjects[0], proposedArm: "stay-c", timeMilliseconds: 99)
+        #expect(later == .init(arm: a[0].arm, isFirst: false))
+        await first.close()
+        await second.close()
+    }
+
+    static func settleAll(_ store: ExperimentStore, _ subjects: [SubjectHash], arm: String) async throws -> [ExperimentStore.Settled] {
+        try await withThrowingTaskGroup(of: (Int, ExperimentStore.Settled).self) { group in
+            for (index, subject) in subjects.enumerated() {
+                group.addTask {
+                    (index, try await store.settleAssignment(experiment: "exp", subject: subject, proposedArm: arm, timeMilliseconds: Int64(index)))
+                }
+            }
+            var results: [ExperimentStore.Settled?] = Array(repeating: nil, count: subjects.count)
+            for try await (index, settled) in group { results[index] = settled }
+            return results.compactMap { $0 }
+        }
+    }
+
+    static func notificationsOnce(_ fixture: StoreFixture) async throws {
+        let first = try fixture.open()
+        let second = try fixture.open()
+        _ = try await first.migrate()
+        let retried = notification("7c0c5a52-0000-4000-8000-000000000001", subject: subject(1), signed: 2_000, received: 2_100)
+        #expect(try await first.store(notification: retried) == .inserted)
+        var retry = retried
+        retry.receivedMilliseconds = 9_000
+        #expect(try await first.store(notification: retry) == .duplicate)
+        #expect(try await second.store(notification: retry) == .duplicate)
+
+        // Two servers given the same twenty: each stored once.
+        let uuids = (0..<20).map { String(format: "7c0c5a52-0000-4000-8000-1000000000%02d", $0) }
+        async let fromFirst = storeAll(first, uuids)
+        async let fromSecond = storeAll(second, uuids)
+        let receipts = try await fromFirst + fromSecond
+        #expect(receipts.filter { $0 == .inserted }.count == 20)
+
+        // The report's events: relevant ones, of subscribers exposed to the product since then.
+        try await first.record(decisions: [decision(1, time: 1_500, subject: subject(1)), decision(2, time: 1_500, product: "other", subject: subject(2))])
+        #expect(try await first.store(notification: notification("n-other", subject: subject(2), signed: 2_500, received: 2_500)) == .inserted)
+        #expect(try await first.store(notification: notification("n-test", subject: subject(1), signed: 2_600, received: 2_600, isRelevant: false)) == .inserted)
+        #expect(try await first.store(notification: notification("n-early", subject: subject(1), signed: 1_000, received: 2_600)) == .inserted)
+        #expect(try await first.events(product: "com.example.yearly", sinceMilliseconds: 1_500) == [retried])
+        // By subscriber, then signedDate.
+        let expected = subject(1) < subject(2) ? [retried.notificationUUID, "n-other"] : ["n-other", retried.notificationUUID]
+        #expect(try await first.events(product: nil, sinceMilliseconds: 1_500).map(\.notificationUUID) == expected)
+        await first.close()
+        await second.close()
+    }
+
+    static func storeAll(_ store: ExperimentStore, _ uuids: [String]) async throws -> [ExperimentStore.NotificationReceipt] {
+        var receipts: [ExperimentStore.NotificationReceipt] = []
+        for (index, uuid) in uuids.enumerated() {
+            receipts.append(try await store.store(notification: notification(uuid, subject: subject(100 + index), signed: 3_000, received: 3_000)))
+        }
+        return receipts
+    }
+
+    static func deleteOlder(_ fixture: StoreFixture) async throws {
+        let store = try fixture.open()
+        _ = try await store.migrate()
+        let gone = subject(1)
+        let stillSeen = subject(2)
+        try await store.record(decisions: [
+            decision(1, time: 1_000, subject: gone), decision(2, time: 1_000, subject: stillSeen), decision(3, time: 5_000, subject: stillSeen),
+        ])
+        _ = try await store.settleAssignment(experiment: "exp-com.example.yearly", subject: gone, proposedArm: "stay-a", timeMilliseconds: 1_000)
+        _ = try await store.settleAssignment(experiment: "exp-com.example.yearly", subject: stillSeen, proposedArm: "stay-b", timeMilliseconds: 1_000)
+        _ = try await store.store(notification: notification("old", subject: gone, signed: 900, received: 1_000))
+        _ = try await store.store(notification: notification("new", subject: stillSeen, signed: 4_900, received: 5_000))
+        #expect(try await store.deleteOlder(thanMilliseconds: 3_000) == .init(decisions: 2, assignments: 1, notifications: 1))
+        #expect(try await store.deleteOlder(thanMilliseconds: 3_000) == .init(decisions: 0, assignments: 0, notifications: 0))
+        #expect(try await store.exposures(product: nil, sinceMilliseconds: 0).map(\.requestId) == ["req-00003"])
+        #expect(try await store.assignments(experiment: "exp-com.example.yearly").map(\.subject) == [stillSeen])
+        #expect(try await store.events(product: nil, sinceMilliseconds: 0).map(\.notificationUUID) == ["new"])
+        await store.close()
+    }
+
+    static func outage(_ fixture: StoreFixture) async throws {
+        let store = try fixture.open()
+        _ = try await store.migrate()
+        #expect(try await store.settleAssignment(experiment: "e", subject: subject(1), proposedArm: "a", timeMilliseconds: 1).isFirst)
+        let recover: () throws -> Void
+        switch fixture.backend {
+        case .postgreSQL:
+            guard let server = fixture.server else { return }
+            try server.stop()
+            recover = { try server.start() }
+        case .sqlite:
+            // Another process holds the write lock: the SQLite store's "down".
+            guard case .sqlite(let path) = fixture.url else { return }
+            var other: OpaquePointer?
+            #expect(sqlite3_open(path, &other) == SQLITE_OK)
+            #expect(sqlite3_exec(other, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+            recover = {
+                sqlite3_exec(other, "ROLLBACK", nil, nil, nil)
+                sqlite3_close(other)
+            }
+        }
+        // A deadline gives .timedOut; without one the call ends in a typed error, not a hang.
+        await #expect(throws: StoreError.timedOut) {
+            try await store.settleAssignment(experiment: "e", subject: subject(2), proposedArm: "a", timeMilliseconds: 2,
+                                             deadline: .now + .milliseconds(30))
+        }
+        await #expect(throws: StoreError.timedOut) {
+            try await store.settleAssignment(experiment: "e", subject: subject(2), proposedArm: "a", timeMilliseconds: 2, deadline: .now - .seconds(1))
+        }
+        await #expect {
+            try await store.record(decisions: [decision(1, time: 3, subject: subject(3))])
+        } throws: { error in
+            if case .unavailable = error as? StoreError { return true }
+            return false
+        }
+        try recover()
+        // Back: the next call connects again (PostgreSQL) or gets the lock (SQLite).
+        try await store.record(decisions: [decision(4, time: 4, subject: subject(4))])
+        #expect(try await store.settleAssignment(experiment: "e", subject: subject(1), proposedArm: "b", timeMilliseconds: 5) == .init(arm: "a", isFirst: false))
+        #expect(try await store.exposures(product: nil, sinceMilliseconds: 0).map(\.requestId) == ["req-00004"])
+        await store.close()
+        await #expect(throws: StoreError.closed) { try await store.migrate() }
+    }
+}
+
+@Suite(.ownThreads) struct ExperimentStoreTests {
+    @Test(arguments: StoreCheck.allCases)
+    func sqlite(_ check: StoreCheck) async throws {
+        try await check.run(StoreFixture(.sqlite))
+    }
+
+    @Test(.enabled(if: PostgreSQLServer.binaries != nil, Comment(rawValue: PostgreSQLServer.absence)), arguments: StoreCheck.allCases)
+    func postgreSQL(_ check: StoreCheck) async throws {
+        try await check.run(StoreFixture(.postgreSQL))
+    }
+
+    /// The SQLite file, its log included, never holds a subscriber's originalTransactionId.
+    @Test func noTransactionIdInClear() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try fixture.open()
+        _ = try await store.migrate()
+        let id = "2000000987654321"
+        let subject = StoreCheck.key.hash(originalTransactionId: id)
+        try await store.record(decisions: [StoreCheck.decision(1, time: 1, subject: subject)])
+        _ = try await store.settleAssignment(experiment: "e", subject: subject, proposedArm: "a", timeMilliseconds: 1)
+        _ = try await store.store(notification: StoreCheck.notification("u", subject: subject, signed: 1, received: 1))
+        var bytes = Data()
+        for suffix in ["", "-wal"] {
+            bytes += (try? Data(contentsOf: fixture.folder.appendingPathComponent("store.db" + suffix))) ?? Data()
+        }
+        #expect(bytes.range(of: Data(subject.hex.utf8)) != nil)
+        #expect(bytes.range(of: Data(id.utf8)) == nil)
+        await store.close()
+    }
+}
