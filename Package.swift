@@ -139,7 +139,7 @@ let package = Package(
         .target(
             name: "RealtimeServer",
             dependencies: [
-                "Model", "Bundle", "Realtime", "CTLS",
+                "Model", "Bundle", "Realtime", "CTLS", "Experiments", "ExperimentStore",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -183,7 +183,7 @@ let package = Package(
         .executableTarget(
             name: "msgc-realtime",
             dependencies: [
-                "Model", "Diagnostics", "Realtime", "RealtimeServer", "CommandLineSupport",
+                "Model", "Diagnostics", "Realtime", "RealtimeServer", "ExperimentStore", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer"]),
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Model", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "ExperimentStoreTests", dependencies: ["ExperimentStore", "CSQLite", "TestSupport"]),
-        .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
+        .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "ExperimentStore", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )
 
