@@ -19,9 +19,10 @@ import PackageDescription
 //                            subscriber's outcome, the statistics, the verdict and its renderers
 //                            out; pure (no store, no clock), over Model and Diagnostics only, and
 //                            linked by the server's side alone, never by msgc
-//   RealtimeServer           `msgc realtime serve`: HTTP (Hummingbird) over Realtime's responder
 //   ExperimentStore          the experiment store: decisions, sticky assignments, notifications,
 //                            in SQLite or PostgreSQL (the system's libsqlite3 and libpq)
+//   RealtimeServer           `msgc realtime serve`: HTTP (Hummingbird) over Realtime's responder,
+//                            with the experiment store (--store) and Experiments' identifiers
 //   CommandLineSupport       standard output and error, the In-App Purchase key's options
 //   msgc | msgc-realtime     the two executables: the command line | the realtime server, which
 //                            `msgc realtime serve` runs (execv); msgc links no server stack, the
