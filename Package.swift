@@ -19,9 +19,10 @@ import PackageDescription
 //                            subscriber's outcome, the statistics, the verdict and its renderers
 //                            out; pure (no store, no clock), over Model and Diagnostics only, and
 //                            linked by the server's side alone, never by msgc
-//   RealtimeServer           `msgc realtime serve`: HTTP (Hummingbird) over Realtime's responder
 //   ExperimentStore          the experiment store: decisions, sticky assignments, notifications,
 //                            in SQLite or PostgreSQL (the system's libsqlite3 and libpq)
+//   RealtimeServer           `msgc realtime serve`: HTTP (Hummingbird) over Realtime's responder,
+//                            with the experiment store (--store) and Experiments' identifiers
 //   CommandLineSupport       standard output and error, the In-App Purchase key's options
 //   msgc | msgc-realtime     the two executables: the command line | the realtime server, which
 //                            `msgc realtime serve` runs (execv); msgc links no server stack, the
@@ -139,7 +140,7 @@ let package = Package(
         .target(
             name: "RealtimeServer",
             dependencies: [
-                "Model", "Bundle", "Realtime", "CTLS",
+                "Model", "Bundle", "Realtime", "CTLS", "Experiments", "ExperimentStore",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -183,7 +184,7 @@ let package = Package(
         .executableTarget(
             name: "msgc-realtime",
             dependencies: [
-                "Model", "Diagnostics", "Realtime", "RealtimeServer", "CommandLineSupport",
+                "Model", "Diagnostics", "Realtime", "RealtimeServer", "ExperimentStore", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -209,7 +210,7 @@ let package = Package(
         .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer"]),
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Model", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "ExperimentStoreTests", dependencies: ["ExperimentStore", "CSQLite", "TestSupport"]),
-        .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
+        .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "ExperimentStore", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )
 

@@ -22,19 +22,24 @@ import Model
 /// Purchase key) passes `[.promotionalOffer]`, and an offer arm then counts as a message the
 /// locale does not have (the next arm, the split over the others, the default), rather than
 /// an answer Apple would reject for its missing signature.
+///
+/// `preferring` names the arm a caller already settled for the subscriber (a server with an
+/// experiment store keeps each subscriber's first arm, docs/realtime.md, "Experiments"): of a
+/// weighted product, that arm answers whenever it is usable here; when it is not, the choice is
+/// made as without it.
 public enum AnswerChooser {
     public static func choose(
         in snapshot: RealtimeSnapshot, product: String, userLocale: String, originalTransactionId: String,
-        excluding: Set<RealtimeSnapshot.Answer.Kind> = []
+        excluding: Set<RealtimeSnapshot.Answer.Kind> = [], preferring: String? = nil
     ) -> RealtimeSnapshot.Answer? {
         guard let product = snapshot.product(product), let locale = product.answering(userLocale) else { return nil }
-        return choose(for: product, in: locale, originalTransactionId: originalTransactionId, excluding: excluding)
+        return choose(for: product, in: locale, originalTransactionId: originalTransactionId, excluding: excluding, preferring: preferring)
     }
 
     /// The choice among `locale`'s messages (the locale of `product` that answers the request).
     public static func choose(
         for product: RealtimeSnapshot.Product, in locale: RealtimeSnapshot.Locale, originalTransactionId: String,
-        excluding: Set<RealtimeSnapshot.Answer.Kind> = []
+        excluding: Set<RealtimeSnapshot.Answer.Kind> = [], preferring: String? = nil
     ) -> RealtimeSnapshot.Answer? {
         func allowed(_ answer: RealtimeSnapshot.Answer) -> Bool { !excluding.contains(answer.kind) }
         let usable = product.realtime.compactMap { arm in
@@ -45,6 +50,9 @@ public enum AnswerChooser {
         case .firstUsable:
             return usable[0].answer
         case .weighted:
+            if let preferring, let preferred = usable.first(where: { $0.answer.key == preferring && $0.weight > 0 }) {
+                return preferred.answer
+            }
             var best: (answer: RealtimeSnapshot.Answer, score: Double)?
             for arm in usable where arm.weight > 0 {
                 let score = rendezvousScore(subscriber: originalTransactionId, product: product.id, arm: arm.answer.key, weight: arm.weight)

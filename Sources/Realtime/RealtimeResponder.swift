@@ -81,14 +81,30 @@ public struct RealtimeResponder: Sendable {
     /// Thread-safe: verify the body, match, choose, sign, encode. Never throws, never waits on
     /// I/O (the one lock, around the chains kept, is held for a dictionary look-up).
     public func respond(to body: [UInt8], receivedAt: Date) -> RealtimeReply {
-        guard body.count <= Self.maxBodySize else { return .refused(.bodyTooLarge) }
+        switch verify(body: body, receivedAt: receivedAt) {
+        case .refused(let reply): reply
+        case .verified(let request): answer(request, at: receivedAt)
+        }
+    }
+
+    /// A request that passed every check, or the reply that refuses it.
+    public enum Verification: Sendable {
+        case verified(DecodedRealtimeRequest)
+        case refused(RealtimeReply)
+    }
+
+    /// The first half of `respond`: the body verified and checked for this app, environment and
+    /// time. A caller that settles something about the request before it is answered (a server's
+    /// sticky arms) then calls `answer(_:at:preferredArm:)`.
+    public func verify(body: [UInt8], receivedAt: Date) -> Verification {
+        guard body.count <= Self.maxBodySize else { return .refused(.refused(.bodyTooLarge)) }
         guard let document = try? JSONDocument.parse(body), case .object = document.value,
             case .string(let signedPayload)? = document.member("signedPayload")?.value
-        else { return .refused(.malformedBody) }
-        guard let verifier else { return .refused(.untrustedChain) }
+        else { return .refused(.refused(.malformedBody)) }
+        guard let verifier else { return .refused(.refused(.untrustedChain)) }
         let request: DecodedRealtimeRequest
         switch verifier.verify(signedPayload: signedPayload, now: receivedAt) {
-        case .failure(let refusal): return .refused(refusal)
+        case .failure(let refusal): return .refused(.refused(refusal))
         case .success(let verified): request = verified
         }
         if let refusal = refusal(of: request, receivedAt: receivedAt) {
@@ -98,9 +114,9 @@ public struct RealtimeResponder: Sendable {
             reply.requestIdentifier = request.requestIdentifier
             reply.productId = request.productId
             reply.userLocale = request.userLocale
-            return reply
+            return .refused(reply)
         }
-        return answer(request, at: receivedAt)
+        return .verified(request)
     }
 
     /// Apple's checks of the payload (the app in production, the environment), then msgc's own:
@@ -118,8 +134,11 @@ public struct RealtimeResponder: Sendable {
         return nil
     }
 
-    /// The chosen message in Apple's shape, or `unanswered`.
-    func answer(_ request: DecodedRealtimeRequest, at now: Date) -> RealtimeReply {
+    /// The chosen message in Apple's shape, or `unanswered`, for a request `verify` passed.
+    /// `preferredArm`: the message key of the subscriber's settled arm of a weighted product,
+    /// answered when it is usable at this request (`AnswerChooser`'s `preferring`); the reply's
+    /// `messageKey` says whether it was.
+    public func answer(_ request: DecodedRealtimeRequest, at now: Date, preferredArm: String? = nil) -> RealtimeReply {
         var reply = RealtimeReply(
             status: RealtimeReply.unansweredStatus, body: [], outcome: .unanswered, requestIdentifier: request.requestIdentifier,
             productId: request.productId, userLocale: request.userLocale)
@@ -136,7 +155,8 @@ public struct RealtimeResponder: Sendable {
         reply.unansweredReason = .nothingUsable
         let excluded: Set<RealtimeSnapshot.Answer.Kind> = configuration.offerSigner == nil ? [.promotionalOffer] : []
         guard let chosen = AnswerChooser.choose(
-                for: product, in: locale, originalTransactionId: request.originalTransactionId, excluding: excluded)
+                for: product, in: locale, originalTransactionId: request.originalTransactionId, excluding: excluded,
+                preferring: preferredArm)
         else { return reply }
         let member: JSONValue
         switch chosen.kind {

@@ -1,4 +1,5 @@
 import Bundle
+import ExperimentStore
 import Foundation
 import HTTPTypes
 import HummingbirdCore
@@ -11,6 +12,10 @@ import Realtime
 struct RealtimeHandler: Sendable {
     let realtimePath: String
     let reader: RequestBodyReader
+    /// With an experiment store: the decision log, sticky arms and the notifications endpoint,
+    /// whose bodies are read by `notificationReader` (the verifier's larger cap).
+    let experiments: ExperimentLog?
+    let notificationReader: RequestBodyReader
     let slot: ResponderSlot
     let metrics: ServerMetrics
     let draining: Draining
@@ -25,7 +30,9 @@ struct RealtimeHandler: Sendable {
 
     func handle(_ request: Request, writer: consuming ResponseWriter) async throws {
         let start = ContinuousClock.now
-        let route = Route(method: request.method, path: request.uri.path, realtimePath: realtimePath)
+        let route = Route(
+            method: request.method, path: request.uri.path, realtimePath: realtimePath,
+            notificationsPath: experiments?.settings.notificationsPath)
         var line = RequestLogLine(
             time: clock.now(), method: request.method.rawValue, path: request.uri.path, status: 0, latencyMicroseconds: 0, outcome: "")
         switch route {
@@ -40,19 +47,20 @@ struct RealtimeHandler: Sendable {
             if case .methodNotAllowed(let allow) = route { extra[.allow] = allow }
             try await Self.write(status: line.status, body: [], to: writer, closing: true, extra: extra)
             throw CloseConnection()
-        case .realtime, .health, .live, .ready, .metrics:
+        case .realtime, .notifications, .health, .live, .ready, .metrics:
             break
         }
         // Every route reads its body whole within the cap and the deadline before answering, so
         // a GET with a body that never ends holds its connection no longer than a POST's; a
         // client that waits for `100 Continue` gets it once the body's declared size is known
         // to fit.
-        if reader.waitsForContinue(request) {
+        let bodyReader = route == .notifications ? notificationReader : reader
+        if bodyReader.waitsForContinue(request) {
             try await writer.writeInformationalHead(HTTPResponse(status: .continue))
         }
         let body: [UInt8]
         do {
-            body = try await reader.read(request)
+            body = try await bodyReader.read(request)
         } catch {
             // Nothing of the body reached the responder; the connection is closed, since what
             // is left of the body would have to be read before another request.
@@ -72,7 +80,20 @@ struct RealtimeHandler: Sendable {
         switch route {
         case .realtime:
             let served = slot.served
-            let reply = served.responder.respond(to: body, receivedAt: clock.now())
+            let now = clock.now()
+            let reply: RealtimeReply
+            if let experiments {
+                switch served.responder.verify(body: body, receivedAt: now) {
+                case .refused(let refused):
+                    reply = refused
+                case .verified(let verified):
+                    let answered = await experiments.answer(verified, served: served, at: now)
+                    reply = answered.reply
+                    if answered.assignment != .none { line.assignment = answered.assignment.rawValue }
+                }
+            } else {
+                reply = served.responder.respond(to: body, receivedAt: now)
+            }
             let elapsed = Self.nanoseconds(since: start)
             metrics.record(reply, nanoseconds: elapsed)
             line.status = reply.status
@@ -99,6 +120,15 @@ struct RealtimeHandler: Sendable {
             // a client that waits for each answer sent its requests.
             requestLog(line.bytes)
             try await Self.write(status: reply.status, body: reply.body, to: writer, closing: closing)
+        case .notifications:
+            guard let experiments else { preconditionFailure("routed only with an experiment store") }
+            let receipt = await experiments.receive(body: body, at: clock.now())
+            line.status = receipt.status
+            line.outcome = receipt.outcome
+            line.reason = receipt.reason
+            line.latencyMicroseconds = Self.nanoseconds(since: start) / 1000
+            requestLog(line.bytes)
+            try await Self.write(status: receipt.status, body: [], to: writer, closing: closing)
         case .health:
             let served = slot.served
             let snapshot = served.responder.snapshot

@@ -49,6 +49,9 @@ public struct RealtimeServer: Sendable {
         /// A certificate chain and its key, both PEM, to serve HTTPS directly; nil: plain HTTP
         /// (behind a proxy that terminates TLS).
         public var tls: TLSFiles?
+        /// An experiment store: the decision log, sticky arms, notifications (nil: none of them,
+        /// and the notifications path is unknown).
+        public var experiments: ExperimentSettings?
 
         public init(host: String, port: Int) {
             self.host = host
@@ -107,8 +110,25 @@ public struct RealtimeServer: Sendable {
         var logger = Logger(label: "msgc.realtime") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .error
         let reader = RequestBodyReader(maxByteCount: configuration.maxBodyByteCount, deadline: configuration.bodyDeadline)
+        var recorder: DecisionRecorder?
+        var experiments: ExperimentLog?
+        if let settings = configuration.experiments {
+            let snapshot = slot.served.responder.snapshot
+            let verifier = try NotificationVerifier(configuration: .init(
+                trustedRoots: responderConfiguration.trustedRoots, bundleId: snapshot.bundleId,
+                environment: snapshot.environment, appAppleId: responderConfiguration.appAppleId))
+            let clock = clock
+            let made = DecisionRecorder(
+                store: settings.store,
+                settings: .init(keepMilliseconds: Self.nanoseconds(settings.keep) / 1_000_000),
+                metrics: metrics, notice: output.notice, now: { clock.now() })
+            recorder = made
+            experiments = ExperimentLog(settings: settings, recorder: made, notificationVerifier: verifier, metrics: metrics)
+        }
+        let notificationReader = RequestBodyReader(maxByteCount: NotificationVerifier.maxBodySize, deadline: configuration.bodyDeadline)
         let handler = RealtimeHandler(
-            realtimePath: configuration.realtimePath, reader: reader, slot: slot, metrics: metrics, draining: draining,
+            realtimePath: configuration.realtimePath, reader: reader, experiments: experiments,
+            notificationReader: notificationReader, slot: slot, metrics: metrics, draining: draining,
             requestLog: output.requestLog, clock: clock)
         // Apple's request heads are a few hundred bytes; a proxy adds a few headers. The
         // decoder's own limits (80 KB) would let each connection hold far more.
@@ -141,10 +161,11 @@ public struct RealtimeServer: Sendable {
             pollInterval: configuration.pollInterval, notice: output.notice)
         // Shut down in reverse order: the delay first (draining, still serving), then the
         // server stops taking connections and answers the requests in flight, then the
-        // reloader stops.
+        // reloader stops, and last the decision log writes what the requests queued.
         let delay = ShutdownDelay(draining: draining, delay: configuration.shutdownDelay, notice: output.notice)
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: reloader), .init(service: server), .init(service: delay)],
+            services: (recorder.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? [])
+                + [.init(service: reloader), .init(service: server), .init(service: delay)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

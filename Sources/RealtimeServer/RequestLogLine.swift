@@ -28,6 +28,9 @@ struct RequestLogLine: Sendable {
     var messageKey: String? = nil
     var messageIdentifier: String? = nil
     var generation: Int? = nil
+    /// With an experiment store: how the subscriber's arm was settled (`first`, `sticky`,
+    /// `marked`, `hashed`), never who the subscriber is.
+    var assignment: String? = nil
 
     /// The line's bytes, ending with a newline.
     var bytes: [UInt8] {
@@ -42,6 +45,7 @@ struct RequestLogLine: Sendable {
         let optional: [(String, String?)] = [
             ("kind", kind), ("reason", reason), ("requestIdentifier", requestIdentifier), ("productId", productId),
             ("userLocale", userLocale), ("locale", locale), ("message", messageKey), ("messageIdentifier", messageIdentifier),
+            ("assignment", assignment),
         ]
         for case let (name, value?) in optional { members[name] = .string(Self.clean(value)) }
         if let generation { members["generation"] = .integer(generation) }

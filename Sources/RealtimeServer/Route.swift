@@ -5,6 +5,9 @@ import HTTPTypes
 enum Route: Equatable, Sendable {
     /// `POST` on the realtime path: Apple's request.
     case realtime
+    /// `POST` on the notifications path (only with an experiment store): Apple's App Store
+    /// Server Notifications.
+    case notifications
     /// `GET /healthz`: which snapshot is served.
     case health
     /// `GET /livez`: the process answers.
@@ -25,9 +28,10 @@ enum Route: Equatable, Sendable {
     /// The server's own paths, which the realtime path cannot be.
     static let reservedPaths = [healthPath, livePath, readyPath, metricsPath]
 
-    init(method: HTTPRequest.Method, path: String, realtimePath: String) {
+    init(method: HTTPRequest.Method, path: String, realtimePath: String, notificationsPath: String? = nil) {
         switch path {
         case realtimePath: self = method == .post ? .realtime : .methodNotAllowed(allow: "POST")
+        case notificationsPath: self = method == .post ? .notifications : .methodNotAllowed(allow: "POST")
         case Self.healthPath: self = method == .get ? .health : .methodNotAllowed(allow: "GET")
         case Self.livePath: self = method == .get ? .live : .methodNotAllowed(allow: "GET")
         case Self.readyPath: self = method == .get ? .ready : .methodNotAllowed(allow: "GET")

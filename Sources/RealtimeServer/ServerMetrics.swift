@@ -126,6 +126,13 @@ final class ServerMetrics: Sendable {
         }
     }
 
+    /// A counter in this server's registry, for what only some servers count (the experiment
+    /// store's metrics, made only when there is a store, so a server without one says nothing
+    /// of them).
+    func counter(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Counter {
+        CoreMetrics.Counter(label: label, dimensions: dimensions, factory: factory)
+    }
+
     /// The Prometheus text exposition of every metric.
     func exposition() -> [UInt8] {
         registry.emitToBuffer()

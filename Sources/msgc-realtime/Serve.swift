@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 import Dispatch
+import ExperimentStore
 import Foundation
 import Model
 import Realtime
@@ -30,8 +31,15 @@ extension MsgcRealtime {
                 connections, answers those in flight and ends with 0. Connections are capped below \
                 the descriptor limit (docs/realtime.md, "Serving").
 
-                Exit status: 0 stopped by SIGTERM or SIGINT; 2 a snapshot, key or option that \
-                cannot be used, or an address it cannot listen on.
+                With --store (and --subject-key), every verified request answered or declined is \
+                kept in the experiment store's decision log (written in batches, never on the \
+                answer's path), a weighted product's subscriber keeps their first arm, and App \
+                Store Server Notifications V2 posted to --notifications-path are verified and stored \
+                once each (docs/experiments.md). Subscribers are stored only as a keyed hash of \
+                their originalTransactionId; what is older than --keep is deleted.
+
+                Exit status: 0 stopped by SIGTERM or SIGINT; 2 a snapshot, key, store or option \
+                that cannot be used, or an address it cannot listen on.
                 """)
 
         @Option(name: .long, help: ArgumentHelp("The snapshot `msgc realtime snapshot` wrote.", valueName: "file"))
@@ -73,6 +81,29 @@ extension MsgcRealtime {
         @Option(name: .long, help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
         var tlsKey: String?
 
+        @Option(name: .long, help: ArgumentHelp(
+            "The experiment store: sqlite:PATH (one server) or postgres://user@host/db (several; the password in PGPASSWORD or a passfile, never here). Needs --subject-key.",
+            valueName: "url"))
+        var store: String?
+
+        @Option(name: .long, help: ArgumentHelp(
+            "A file of at least 32 random bytes (head -c 32 /dev/urandom > FILE; chmod 600): the key of the hash the store keeps subscribers as. The same on every server of one store.",
+            valueName: "file"))
+        var subjectKey: String?
+
+        @Option(name: .long, help: ArgumentHelp("With --store: the path Apple's App Store Server Notifications are posted to.", valueName: "path"))
+        var notificationsPath = "/notifications"
+
+        @Option(name: .long, help: ArgumentHelp(
+            "With --store: how long decisions, assignments and notifications are kept (90d, 12h; default 90d; at least 1h).",
+            valueName: "duration"))
+        var keep = "90d"
+
+        @Option(name: .long, help: ArgumentHelp(
+            "With --store: how long an answer waits for the store to settle a weighted product's subscriber's arm before it answers from the hash and marks the exposure (milliseconds; default 5).",
+            valueName: "ms"))
+        var assignmentDeadlineMs = 5
+
         @OptionGroup(title: "In-App Purchase key, for promotional offers (without it, offers are not answered)")
         var key: InAppPurchaseKeyOptions
 
@@ -99,6 +130,86 @@ extension MsgcRealtime {
                 throw ValidationError("--max-connections \(maxConnections) is out of range: give at least 1")
             }
             if let appAppleId, appAppleId <= 0 { throw ValidationError("--app-apple-id \(appAppleId) is not an Apple ID") }
+            if store != nil, subjectKey == nil {
+                throw ValidationError("--store needs --subject-key FILE: subscribers are stored only as a keyed hash of their originalTransactionId (head -c 32 /dev/urandom > subject.key)")
+            }
+            if store == nil, subjectKey != nil { throw ValidationError("--subject-key is the key of --store's hashes: give --store too") }
+            guard notificationsPath.hasPrefix("/"), !notificationsPath.contains("?"), !notificationsPath.contains("#"),
+                notificationsPath.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+            else {
+                throw ValidationError("--notifications-path '\(notificationsPath)' is not a URL path: it starts with / and has no spaces, query or fragment")
+            }
+            guard notificationsPath != path, !RealtimeServer.reservedPaths.contains(notificationsPath) else {
+                throw ValidationError("--notifications-path '\(notificationsPath)' is --path or the server's own; choose another")
+            }
+            guard (1...10_000).contains(assignmentDeadlineMs) else {
+                throw ValidationError("--assignment-deadline-ms \(assignmentDeadlineMs) is out of range: give 1 to 10000 milliseconds")
+            }
+            guard Self.keepSeconds(keep) != nil else {
+                throw ValidationError("--keep '\(keep)' is not a duration from 1h to 3650d: write 90d, 36h or 2d12h")
+            }
+        }
+
+        /// `90d`, `36h`, `2d12h`: whole days and hours, from one hour to ten years.
+        static func keepSeconds(_ text: String) -> Int64? {
+            var total: Int64 = 0
+            var digits = ""
+            for character in text {
+                if character.isASCII, character.isNumber {
+                    digits.append(character)
+                    continue
+                }
+                guard let value = Int64(digits), value <= 100_000 else { return nil }
+                switch character {
+                case "d": total += value * 86_400
+                case "h": total += value * 3_600
+                default: return nil
+                }
+                digits = ""
+            }
+            guard digits.isEmpty, (3_600...3_650 * 86_400).contains(total) else { return nil }
+            return total
+        }
+
+        /// The store opened and migrated, before anything listens: a store that cannot be is a
+        /// usage error (exit 2) said now, not a log that silently stays empty.
+        func openStore(_ text: String, keyFile: String) throws -> ExperimentSettings {
+            let key: SubjectKey
+            let opened: ExperimentStore
+            do {
+                let read = try SubjectKey.read(file: keyFile)
+                key = read.key
+                if let warning = read.warning { try Output.error(warning) }
+                opened = try ExperimentStore(url: StoreURL(parsing: text))
+            } catch let error as StoreError {
+                throw Refusal("\(error)")
+            }
+            let outcome = Mutex<Result<ExperimentStore.Migration, StoreError>?>(nil)
+            let finished = DispatchSemaphore(value: 0)
+            Task {
+                do throws(StoreError) {
+                    let migration = try await opened.migrate(deadline: .now + .seconds(30))
+                    outcome.withLock { $0 = .success(migration) }
+                } catch {
+                    outcome.withLock { $0 = .failure(error) }
+                }
+                finished.signal()
+            }
+            finished.wait()
+            switch outcome.withLock({ $0 }) {
+            case .success(let migration)?:
+                if migration.fromVersion != migration.toVersion {
+                    try Output.error("the experiment store is at schema version \(migration.toVersion) (was \(migration.fromVersion))")
+                }
+            case .failure(let error)?:
+                throw Refusal("the experiment store cannot be opened or migrated: \(error)")
+            case nil:
+                throw Refusal("the experiment store cannot be opened or migrated")
+            }
+            var settings = ExperimentSettings(
+                store: opened, subjectKey: key, notificationsPath: notificationsPath, keep: .seconds(Self.keepSeconds(keep) ?? 90 * 86_400))
+            settings.settleDeadline = .milliseconds(assignmentDeadlineMs)
+            return settings
         }
 
         func execute() throws {
@@ -146,6 +257,9 @@ extension MsgcRealtime {
                 } catch {
                     throw Refusal("\(error)")
                 }
+            }
+            if let store, let subjectKey {
+                configuration.experiments = try openStore(store, keyFile: subjectKey)
             }
             let lines = Mutex(())
             let server = RealtimeServer(
