@@ -183,7 +183,7 @@ let package = Package(
         .executableTarget(
             name: "msgc-realtime",
             dependencies: [
-                "Model", "Diagnostics", "Realtime", "RealtimeServer", "CommandLineSupport",
+                "Model", "Diagnostics", "Bundle", "Realtime", "RealtimeServer", "Experiments", "ExperimentStore", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer"]),
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Model", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "ExperimentStoreTests", dependencies: ["ExperimentStore", "CSQLite", "TestSupport"]),
-        .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
+        .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "ExperimentStore", "Experiments", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )
 
