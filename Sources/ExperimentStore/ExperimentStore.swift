@@ -68,7 +68,8 @@ public final class ExperimentStore: Sendable {
 
     public let url: StoreURL
     private let answerLane: ConnectionThread
-    private let bulkLane: ConnectionThread
+    // Internal, not private: ExperimentStoreTests write through it what no public call writes.
+    let bulkLane: ConnectionThread
 
     /// Starts the store's connection threads. Nothing is connected yet; a SQLite path is
     /// checked now, so a wrong one is a usage error at start-up.
