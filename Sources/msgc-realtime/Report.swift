@@ -129,9 +129,8 @@ enum ReportOptions {
         guard text.utf8.count <= 64, text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         let withZone = text.contains("T") && !text.hasSuffix("Z") && !text.dropFirst(11).contains(where: { $0 == "+" || $0 == "-" })
             ? text + "Z" : text
-        let forms: [ISO8601DateFormatter.Options] = [
-            [.withFullDate], [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds],
-        ]
+        let forms: [ISO8601DateFormatter.Options] = text.contains("T")
+            ? [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]] : [[.withFullDate]]
         for options in forms {
             let formatter = ISO8601DateFormatter()
             formatter.timeZone = TimeZone(identifier: "UTC")
