@@ -184,7 +184,7 @@ let package = Package(
         .executableTarget(
             name: "msgc-realtime",
             dependencies: [
-                "Model", "Diagnostics", "Realtime", "RealtimeServer", "ExperimentStore", "CommandLineSupport",
+                "Model", "Diagnostics", "Bundle", "Realtime", "RealtimeServer", "Experiments", "ExperimentStore", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -210,7 +210,7 @@ let package = Package(
         .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer"]),
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Model", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "ExperimentStoreTests", dependencies: ["ExperimentStore", "CSQLite", "TestSupport"]),
-        .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "ExperimentStore", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
+        .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "ExperimentStore", "Experiments", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),
     ]
 )
 

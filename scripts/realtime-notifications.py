@@ -2,7 +2,7 @@
 """Makes Apple-style App Store Server Notifications V2 for testing msgc's NotificationVerifier.
 
 Usage: .build-venv/bin/python scripts/realtime-notifications.py --out DIR [--now MS] [--app-apple-id N]
-           [--environment Production|Sandbox] [--bundle-id ID] [--seed TEXT] [--no-apple]
+           [--environment Production|Sandbox] [--bundle-id ID] [--seed TEXT] [--no-apple] [--plant FILE]
 
 Signed with the test PKI of scripts/realtime-requests.py (imported from it: the same seed gives the
 same root, so a server started with that root verifies both), shaped as Apple sends them: the body
@@ -15,6 +15,9 @@ with the same three-certificate x5c. In Sandbox, `data` carries no appAppleId, a
                       old, one signed by a leaf that has expired since, not-relevant and unknown types
   hostile/NAME.json   one notification per way to be refused, with the refusal and the part refused
   manifest.json       what every file is, what msgc must do, and the verdict of Apple's library
+  planted.txt         with --plant FILE, instead of the three above: one signedPayload a line for each entry
+                      of FILE (given subscribers, types, offers, products and signedDates), for outcomes a
+                      test plants and `msgc realtime outcomes import` reads
 
 The verdict comes from app-store-server-library itself, as a Python receiver would call it: the
 body read as a ResponseBodyV2, its signedPayload given to SignedDataVerifier(root, False, environment,
@@ -196,6 +199,31 @@ class Generator:
                                            "appAppleId": self.arguments.app_apple_id, "bundleId": self.arguments.bundle_id}}
         add("external-purchase-token", token, "EXTERNAL_PURCHASE_TOKEN: the environment follows externalPurchaseId's SANDBOX prefix",
             "not-relevant")
+
+    def planted(self, entries):
+        """One signedPayload per entry of --plant, in order: notifications about given subscribers, so that a test
+        knows every outcome it planted."""
+        lines = []
+        for index, entry in enumerate(entries):
+            label = entry.get("label", f"planted-{index}")
+            date = int(entry["signedDate"])
+            otid = str(entry["originalTransactionId"])
+            bundle_id = entry.get("bundleId", self.arguments.bundle_id)
+            transaction = {"originalTransactionId": otid, "transactionId": otid + "7", "bundleId": bundle_id}
+            renewal = {"originalTransactionId": otid}
+            if "offerIdentifier" in entry:
+                transaction.update(offerIdentifier=entry["offerIdentifier"], offerType=2)
+                renewal.update(offerIdentifier=entry["offerIdentifier"], offerType=2)
+            if "autoRenewProductId" in entry:
+                renewal["autoRenewProductId"] = entry["autoRenewProductId"]
+            if "autoRenewStatus" in entry:
+                renewal["autoRenewStatus"] = entry["autoRenewStatus"]
+            changes = {"notificationUUID": entry["notificationUUID"]} if "notificationUUID" in entry else None
+            payload = self.subscription(label, entry["type"], entry.get("subtype"), signed_date=date, transaction=transaction,
+                                        renewal=renewal, data_changes={"bundleId": bundle_id}, changes=changes)
+            token = jws(payload, self.pki.chain())
+            lines.append(body(token).decode("utf-8") if entry.get("wrapped") else token)
+        return "".join(line + "\n" for line in lines)
 
     def hostile(self):
         pki = self.pki
@@ -407,6 +435,11 @@ def parse_arguments(argv):
     parser.add_argument("--bundle-id", default="com.example.parla", help="the app's bundle id (default com.example.parla)")
     parser.add_argument("--seed", default="msgc-realtime", help="the seed of keys, serial numbers and identifiers")
     parser.add_argument("--no-apple", action="store_true", help="do not ask Apple's library for verdicts")
+    parser.add_argument("--plant", metavar="FILE",
+                        help="instead of the fixtures and manifest, write pki/ and planted.txt: one signedPayload a line (or "
+                             "{\"signedPayload\": …} when an entry has \"wrapped\": true) for each entry of FILE, a JSON list of "
+                             "{originalTransactionId, type, subtype?, signedDate, notificationUUID?, offerIdentifier?, "
+                             "autoRenewProductId?, autoRenewStatus?, bundleId?, label?, wrapped?}")
     arguments = parser.parse_args(argv)
     if not 10**12 <= arguments.now < 10**14:
         parser.error("--now is Unix time in milliseconds (13 digits)")
@@ -421,6 +454,11 @@ def main(argv):
     out = arguments.out
     os.makedirs(out, exist_ok=True)
     pki_files = generator.pki.write(os.path.join(out, "pki"))
+    if arguments.plant is not None:
+        with open(arguments.plant, encoding="utf-8") as handle:
+            entries = json.load(handle)
+        write_bytes(os.path.join(out, "planted.txt"), generator.planted(entries).encode("utf-8"))
+        return 0
     generator.valid()
     generator.hostile()
     oracle = None if arguments.no_apple else NotificationOracle(generator.pki.root.der, arguments.environment,

@@ -26,7 +26,7 @@ struct MsgcRealtime: ParsableCommand {
             beside msgc or on PATH (docs/realtime.md, "Serving").
             """,
         version: version,
-        subcommands: [Serve.self])
+        subcommands: [Serve.self, Report.self, Outcomes.self])
 
     static func main() {
         // As in msgc: a file-size limit on the request log's redirect makes a line that cannot
@@ -44,6 +44,8 @@ struct MsgcRealtime: ParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let refused as RefusedLines {
+            Foundation.exit(Verdict(failingFindings: refused.count).status.rawValue)
         } catch let refusal as Refusal {
             do throws(OutputFailure) { try Output.error(refusal.message) } catch { error.report() }
             Foundation.exit(Verdict(refusal.failure).status.rawValue)

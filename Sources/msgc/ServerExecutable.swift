@@ -16,13 +16,20 @@ enum ServerExecutable {
     /// What to type to build it, for the one line said where it is not built.
     static let buildCommand = "swift build -c release --product msgc-realtime (or scripts/build-release.sh msgc-realtime)"
 
-    /// The server's arguments when msgc's own are `realtime serve …` (or `help realtime serve`,
-    /// the server's help), else nil. Read before msgc sets up any signal handling, which an
-    /// executed program would inherit.
+    /// The server's subcommands, which `msgc realtime …` hands over: the server, the
+    /// experiment report and the import of notifications, which all need the server's side
+    /// (its store drivers, the report), never linked by msgc.
+    static let subcommands: Set<String> = ["serve", "report", "outcomes"]
+
+    /// The server's arguments when msgc's own are `realtime serve …`, `realtime report …` or
+    /// `realtime outcomes …` (or `help realtime serve` and the like, the server's help), else
+    /// nil. Read before msgc sets up any signal handling, which an executed program would inherit.
     static func arguments(from commandLine: [String]) -> [String]? {
         let given = Array(commandLine.dropFirst())
-        if given.count >= 2, given[0] == "realtime", given[1] == "serve" { return Array(given.dropFirst()) }
-        if given.count >= 3, given[0] == "help", given[1] == "realtime", given[2] == "serve" { return ["serve", "--help"] }
+        if given.count >= 2, given[0] == "realtime", subcommands.contains(given[1]) { return Array(given.dropFirst()) }
+        if given.count >= 3, given[0] == "help", given[1] == "realtime", subcommands.contains(given[2]) {
+            return Array(given.dropFirst(2)) + ["--help"]
+        }
         return nil
     }
 
@@ -74,6 +81,36 @@ extension Msgc.RealtimeCommand {
 
         func execute() throws -> Outcome {
             throw Refusal(.io, ServerExecutable.run(["serve"] + arguments))
+        }
+    }
+
+    /// Listed in `msgc realtime --help`; run by the server's executable, as `serve` is.
+    struct Report: MsgcCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "report",
+            abstract: "Report which message kept more subscribers, from the experiment store.",
+            discussion: "Runs the realtime server's executable (\(ServerExecutable.name)), which reads the store: `msgc realtime report --help` shows its options.")
+
+        @Argument(parsing: .captureForPassthrough)
+        var arguments: [String] = []
+
+        func execute() throws -> Outcome {
+            throw Refusal(.io, ServerExecutable.run(["report"] + arguments))
+        }
+    }
+
+    /// Listed in `msgc realtime --help`; run by the server's executable, as `serve` is.
+    struct Outcomes: MsgcCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "outcomes",
+            abstract: "Bring App Store Server Notifications into the experiment store (outcomes import).",
+            discussion: "Runs the realtime server's executable (\(ServerExecutable.name)), which writes the store: `msgc realtime outcomes import --help` shows its options.")
+
+        @Argument(parsing: .captureForPassthrough)
+        var arguments: [String] = []
+
+        func execute() throws -> Outcome {
+            throw Refusal(.io, ServerExecutable.run(["outcomes"] + arguments))
         }
     }
 }

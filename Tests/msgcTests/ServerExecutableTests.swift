@@ -32,6 +32,35 @@ import TestSupport
         #expect(realtime.stdout.contains("serve") && realtime.stdout.contains("Answer Apple's realtime requests from a snapshot,"))
     }
 
+    /// `msgc realtime report` and `msgc realtime outcomes import` are the server's too: they
+    /// read and write the experiment store, which msgc does not link.
+    @Test func reportAndOutcomesAreTheServersAndListedInMsgcsHelp() throws {
+        for (arguments, usage) in [
+            (["realtime", "report", "--help"], "USAGE: msgc realtime report --store <url> [--product <product>]"),
+            (["help", "realtime", "report"], "USAGE: msgc realtime report --store <url> [--product <product>]"),
+            (["realtime", "outcomes", "import", "--help"], "USAGE: msgc realtime outcomes import <file> --store <url> --subject-key <file>"),
+            (["help", "realtime", "outcomes", "import"], "USAGE: msgc realtime outcomes import <file> --store <url> --subject-key <file>"),
+            (["help", "realtime", "outcomes"], "import"),
+        ] {
+            let result = try MsgcRunner.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.contains(usage), "\(arguments): \(result.stdout)")
+        }
+        let direct = try MsgcRunner.run(["report", "--help"], program: MsgcRunner.serverExecutable)
+        let viaMsgc = try MsgcRunner.run(["realtime", "report", "--help"])
+        #expect(direct.stdout.replacingOccurrences(of: "msgc-realtime", with: "msgc realtime") == viaMsgc.stdout)
+        let realtime = try MsgcRunner.run(["realtime", "--help"])
+        #expect(realtime.stdout.contains("report") && realtime.stdout.contains("Report which message kept more subscribers"), "\(realtime.stdout)")
+        #expect(realtime.stdout.contains("outcomes") && realtime.stdout.contains("Bring App Store Server Notifications into the"))
+        let (folder, msgc) = try Self.lonelyMsgc()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for arguments in [["realtime", "report", "--store", "sqlite:x"], ["realtime", "outcomes", "import", "f"], ["help", "realtime", "report"]] {
+            let result = try MsgcRunner.run(arguments, in: folder, environment: ["PATH": "/usr/bin:/bin"], program: msgc)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.hasPrefix("msgc: the realtime server (msgc-realtime) is not built"), "\(result.stderr)")
+        }
+    }
+
     @Test func usageErrorsAreTheServersWithStatusTwo() throws {
         let badPort = try MsgcRunner.run(["realtime", "serve", "--snapshot", "none.json", "--port", "70000"])
         #expect(badPort.status == 2)

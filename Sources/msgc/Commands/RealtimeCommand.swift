@@ -12,7 +12,7 @@ extension Msgc {
         static let configuration = CommandConfiguration(
             commandName: "realtime",
             abstract: "The realtime snapshot: which approved message a realtime server answers with, per product and locale.",
-            subcommands: [Snapshot.self, Check.self, Serve.self, URLCommand.self, Perftest.self])
+            subcommands: [Snapshot.self, Check.self, Serve.self, Report.self, Outcomes.self, URLCommand.self, Perftest.self])
 
         struct Snapshot: MsgcCommand {
             static let configuration = CommandConfiguration(
