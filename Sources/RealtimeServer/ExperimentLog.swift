@@ -146,21 +146,20 @@ struct ExperimentLog: Sendable {
         case .failure(let refusal):
             receipt = Receipt(status: refusal.status, outcome: "refused", reason: refusal.reason.rawValue)
         case .success(let notification):
-            if let uuid = notification.notificationUUID, let originalTransactionId = notification.originalTransactionId {
-                let stored = StoredNotification(
-                    notificationUUID: uuid, subject: settings.subjectKey.hash(originalTransactionId: originalTransactionId),
-                    signedDateMilliseconds: notification.signedDate ?? Self.milliseconds(now),
-                    type: notification.notificationType ?? "", subtype: notification.subtype,
-                    offerIdentifier: notification.offerIdentifier, autoRenewProductId: notification.autoRenewProductId,
-                    autoRenewStatus: notification.renewalInfo?.autoRenewStatus, environment: notification.environment ?? "",
-                    receivedMilliseconds: Self.milliseconds(now), isRelevant: notification.kind != .notRelevant)
+            switch NotificationRecord.make(
+                notification, key: settings.subjectKey, environment: notification.environment ?? "",
+                receivedMilliseconds: Self.milliseconds(now))
+            {
+            case .success(let record):
                 do {
-                    let stored = try await settings.store.store(notification: stored, deadline: .now + settings.notificationDeadline)
+                    let stored = try await settings.store.store(notification: record, deadline: .now + settings.notificationDeadline)
                     receipt = Receipt(status: 200, outcome: stored == .inserted ? "stored" : "duplicate")
                 } catch {
                     receipt = Receipt(status: 503, outcome: "store-unavailable")
                 }
-            } else {
+            case .failure:
+                // Nothing ties it to a subscriber and a moment (Apple's TEST has no subscriber):
+                // acknowledged, since a retry would carry the same.
                 receipt = Receipt(status: 200, outcome: "acknowledged")
             }
         }
