@@ -354,26 +354,17 @@ class _Drop:
 DROP = _Drop()
 
 
-class NotificationOracle:
+class NotificationOracle(requests_script.AppleOracle):
     """What a Python receiver built on Apple's library decides about one notification body."""
 
     def __init__(self, root_der, environment, app_apple_id, bundle_id):
-        from appstoreserverlibrary.models.Environment import Environment
-        from appstoreserverlibrary.models.LibraryUtility import _get_cattrs_converter
         from appstoreserverlibrary.models.ResponseBodyV2 import ResponseBodyV2
-        from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
-        self.verifier = SignedDataVerifier([root_der], False, Environment(environment), bundle_id, app_apple_id)
-        self.converter = _get_cattrs_converter(ResponseBodyV2)
-        self.model = ResponseBodyV2
-        self.verification_exception = VerificationException
+        super().__init__(root_der, environment, app_apple_id, bundle_id, model=ResponseBodyV2)
 
     def judge(self, data):
-        try:
-            request = self.converter.structure(json.loads(data), self.model)
-        except Exception as error:
-            return {"verdict": "refused", "status": "unreadable-body", "exception": type(error).__name__}
-        if request.signedPayload is None:
-            return {"verdict": "refused", "status": "no-signed-payload"}
+        request, refusal = self.read_body(data)
+        if refusal:
+            return refusal
         part = "notification"
         try:
             notification = self.verifier.verify_and_decode_notification(request.signedPayload)

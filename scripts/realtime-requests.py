@@ -465,25 +465,33 @@ class Generator:
 
 
 class AppleOracle:
-    """What a Python server built on Apple's library decides about one request body."""
+    """What a Python server built on Apple's library decides about one request body (or, with
+    another `model`, about another body Apple signs: realtime-notifications.py's oracle)."""
 
-    def __init__(self, root_der, environment, app_apple_id, bundle_id):
+    def __init__(self, root_der, environment, app_apple_id, bundle_id, model=None):
         from appstoreserverlibrary.models.Environment import Environment
         from appstoreserverlibrary.models.LibraryUtility import _get_cattrs_converter
         from appstoreserverlibrary.models.RealtimeRequestBody import RealtimeRequestBody
         from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
         self.verifier = SignedDataVerifier([root_der], False, Environment(environment), bundle_id, app_apple_id)
-        self.converter = _get_cattrs_converter(RealtimeRequestBody)
-        self.model = RealtimeRequestBody
+        self.model = model or RealtimeRequestBody
+        self.converter = _get_cattrs_converter(self.model)
         self.verification_exception = VerificationException
 
-    def judge(self, data):
+    def read_body(self, data):
+        """The body as Apple's model reads it, and None; or None and the refusal."""
         try:
             request = self.converter.structure(json.loads(data), self.model)
         except Exception as error:
-            return {"verdict": "refused", "status": "unreadable-body", "exception": type(error).__name__}
+            return None, {"verdict": "refused", "status": "unreadable-body", "exception": type(error).__name__}
         if request.signedPayload is None:
-            return {"verdict": "refused", "status": "no-signed-payload"}
+            return None, {"verdict": "refused", "status": "no-signed-payload"}
+        return request, None
+
+    def judge(self, data):
+        request, refusal = self.read_body(data)
+        if refusal:
+            return refusal
         try:
             decoded = self.verifier.verify_and_decode_realtime_request(request.signedPayload)
         except self.verification_exception as error:
