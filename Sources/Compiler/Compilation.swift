@@ -130,7 +130,10 @@ public struct Compilation: Sendable {
         // A language alone (`de`) names the one project locale of that language, if there is one.
         for stem in parts where stem.count == 2 || stem.count == 3 {
             let language = stem.lowercased()
-            let matching = config.locales.map(\.value).filter { $0.lowercased().split(separator: "-").first.map(String.init) == language }
+            let matching = config.locales.map(\.value).filter { (locale: String) -> Bool in
+                guard let first = locale.lowercased().split(separator: "-").first else { return false }
+                return String(first) == language
+            }
             if matching.count == 1 { return matching[0] }
         }
         for stem in parts {

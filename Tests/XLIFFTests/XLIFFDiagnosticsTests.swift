@@ -8,7 +8,11 @@ struct XLIFFDiagnosticsTests {
     @Test("codes are XLF, unique, in order, with unique kebab-case names")
     func catalogue() {
         let codes = XLIFFDiagnostics.infos.map(\.code)
-        #expect(codes == (1...codes.count).map { "XLF" + String(repeating: "0", count: 3 - String($0).count) + String($0) })
+        let expected: [String] = (1...codes.count).map { (number: Int) -> String in
+            let digits = String(number)
+            return "XLF" + String(repeating: "0", count: 3 - digits.count) + digits
+        }
+        #expect(codes == expected)
         let names = XLIFFDiagnostics.infos.map(\.name)
         #expect(Set(names).count == names.count)
         #expect(names.allSatisfy { $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } })
