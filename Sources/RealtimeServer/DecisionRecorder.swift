@@ -10,9 +10,15 @@ import Synchronization
 ///
 /// The queue is bounded (`capacity`): when it is full the newest decision is dropped, counted in
 /// `msgc_experiment_decisions_lost_total{reason="queue-full"}` and said once on standard error.
-/// A batch the store refuses or does not take within `writeDeadline` (down, locked, a full disk)
-/// is lost too, counted with `reason="store"`, and said once; answers never wait for either.
-/// Every `flushInterval`, or sooner when `batchSize` decisions wait, a batch is written. The
+/// A batch the store cannot take now (`.unavailable`: down, restarting, locked; or `.timedOut`,
+/// not taken within `writeDeadline`) stays at the head of the queue and is tried again after
+/// each of `retryDelays` (doubling waits), so a short outage loses nothing; each retry is
+/// counted in `msgc_experiment_decision_retries_total`. The batch never leaves the queue while
+/// it waits, so the queue's bound covers it: an outage longer than the retries, or one that
+/// fills the queue, loses decisions, never memory. A batch still refused after the last retry,
+/// or refused for good (`.failed`: a statement the store rejects), is lost, counted with
+/// `reason="store"`, and said once; answers never wait for any of this. Every
+/// `flushInterval`, or sooner when `batchSize` decisions wait, a batch is written. The
 /// service is the first of the server's group, so it is shut down last: after the HTTP server
 /// has answered every request in flight, it writes everything still queued, then returns.
 ///
@@ -24,8 +30,17 @@ final class DecisionRecorder: Service, Sendable {
         var batchSize = 500
         var flushInterval: Duration = .milliseconds(200)
         var writeDeadline: Duration = .seconds(10)
+        /// The waits before each new attempt at a batch the store could not take now; its
+        /// count is the number of retries. The default, 0.5 s doubling to 16 s, rides out an
+        /// outage of about half a minute (a PostgreSQL restart, a failover).
+        var retryDelays: [Duration] = Settings.doublingDelays(retries: ExperimentSettings.defaultDecisionRetries)
         var keepMilliseconds: Int64
         var retentionInterval: Duration = .seconds(3600)
+
+        /// `retries` waits from 0.5 s, each twice the one before.
+        static func doublingDelays(retries: Int) -> [Duration] {
+            (0..<max(0, retries)).map { .milliseconds(500 << min($0, 16)) }
+        }
     }
 
     private let store: ExperimentStore
@@ -34,9 +49,11 @@ final class DecisionRecorder: Service, Sendable {
     private let queue = Mutex<[Decision]>([])
     private let saidQueueFull = Atomic<Bool>(false)
     private let saidStoreFailure = Atomic<Bool>(false)
+    private let saidRetrying = Atomic<Bool>(false)
     private let recorded: CoreMetrics.Counter
     private let lostQueueFull: CoreMetrics.Counter
     private let lostStore: CoreMetrics.Counter
+    private let retries: CoreMetrics.Counter
     private let retentionFailures: CoreMetrics.Counter
     private let now: @Sendable () -> Date
 
@@ -49,6 +66,7 @@ final class DecisionRecorder: Service, Sendable {
         recorded = metrics.counter("msgc_experiment_decisions_recorded_total", [])
         lostQueueFull = metrics.counter("msgc_experiment_decisions_lost_total", [("reason", "queue-full")])
         lostStore = metrics.counter("msgc_experiment_decisions_lost_total", [("reason", "store")])
+        retries = metrics.counter("msgc_experiment_decision_retries_total", [])
         retentionFailures = metrics.counter("msgc_experiment_retention_failures_total", [])
     }
 
@@ -68,30 +86,41 @@ final class DecisionRecorder: Service, Sendable {
 
     func run() async throws {
         var lastRetention: ContinuousClock.Instant?
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+        // Retries already spent on the batch now at the head of the queue.
+        var retriesSpent = 0
+        while !isStopping {
             if lastRetention.map({ ContinuousClock.now - $0 >= settings.retentionInterval }) ?? true {
                 lastRetention = .now
                 await applyRetention()
             }
-            let waiting = queue.withLock { $0.count }
-            if waiting < settings.batchSize {
-                // A short sleep, so that a full batch waits at most a few milliseconds
-                // longer than it must, and a shutdown is seen at once.
-                var slept: Duration = .zero
-                while slept < settings.flushInterval, !Task.isShuttingDownGracefully, !Task.isCancelled,
-                    queue.withLock({ $0.count }) < settings.batchSize
-                {
-                    try? await Task.sleep(for: .milliseconds(20))
-                    slept += .milliseconds(20)
-                }
+            if retriesSpent > 0 {
+                await pause(for: settings.retryDelays[retriesSpent - 1]) { false }
+                guard !isStopping else { break }
+                retries.increment()
+            } else {
+                // Short sleeps, so that a full batch waits at most a few milliseconds longer
+                // than it must, and a shutdown is seen at once.
+                await pause(for: settings.flushInterval) { queue.withLock { $0.count } >= settings.batchSize }
             }
-            await writeBatch()
+            guard let error = await writeHeadBatch() else {
+                retriesSpent = 0
+                continue
+            }
+            if Self.isRetryable(error) && retriesSpent < settings.retryDelays.count {
+                retriesSpent += 1
+                if !saidRetrying.exchange(true, ordering: .relaxed) {
+                    notice("the experiment store cannot take the decision log now (\(error)); its batches stay queued (at most \(settings.capacity) decisions) and are tried again")
+                }
+            } else {
+                dropHeadBatch(error, afterRetries: retriesSpent)
+                retriesSpent = 0
+            }
         }
-        // Everything the HTTP server queued before it stopped, batch by batch. Once the store
-        // fails a batch, the rest is counted as lost rather than tried batch after batch, each
-        // for as long as the deadline, while the process is asked to end.
+        // Everything the HTTP server queued before it stopped, batch by batch, each tried once:
+        // the process is asked to end, so once the store fails a batch the rest is counted as
+        // lost rather than waited for.
         while queue.withLock({ !$0.isEmpty }) {
-            guard await writeBatch() else {
+            guard await writeHeadBatch() == nil else {
                 let left = queue.withLock { queue in
                     defer { queue.removeAll() }
                     return queue.count
@@ -103,25 +132,59 @@ final class DecisionRecorder: Service, Sendable {
         }
     }
 
-    /// Writes up to `batchSize` queued decisions, in the order they were queued.
-    @discardableResult
-    private func writeBatch() async -> Bool {
-        let batch = queue.withLock { queue in
-            let batch = Array(queue.prefix(settings.batchSize))
-            queue.removeFirst(batch.count)
-            return batch
+    /// Whether trying the same batch later may succeed: the store is down, restarting, locked
+    /// or slow. A statement it refuses (`.failed`) would be refused again.
+    static func isRetryable(_ error: StoreError) -> Bool {
+        switch error {
+        case .unavailable, .timedOut: true
+        case .usage, .schemaTooNew, .failed, .closed: false
         }
-        guard !batch.isEmpty else { return true }
+    }
+
+    private var isStopping: Bool { Task.isShuttingDownGracefully || Task.isCancelled }
+
+    /// Sleeps up to `duration` in steps of 20 ms, ending early at a shutdown or once `isDue`.
+    private func pause(for duration: Duration, until isDue: () -> Bool) async {
+        var slept: Duration = .zero
+        while slept < duration, !isStopping, !isDue() {
+            try? await Task.sleep(for: .milliseconds(20))
+            slept += .milliseconds(20)
+        }
+    }
+
+    /// Tries once to write the batch at the head of the queue (up to `batchSize` decisions, in
+    /// the order they were queued); written, it leaves the queue. Nil when written or when
+    /// nothing waits; else why the store did not take it, the batch still queued.
+    ///
+    /// A batch that timed out may still be written by the store's thread after the deadline,
+    /// and then once more by a retry: the report, which counts each subscriber once by their
+    /// first exposure, gives the same figures (docs/experiments-store.md).
+    private func writeHeadBatch() async -> StoreError? {
+        let batch = queue.withLock { Array($0.prefix(settings.batchSize)) }
+        guard !batch.isEmpty else { return nil }
         do {
             try await store.record(decisions: batch, deadline: .now + settings.writeDeadline)
-            recorded.increment(by: Int64(batch.count))
-            return true
         } catch {
-            lostStore.increment(by: Int64(batch.count))
-            if !saidStoreFailure.exchange(true, ordering: .relaxed) {
-                notice("the decision log lost \(batch.count) decisions (\(error)); later losses are counted in msgc_experiment_decisions_lost_total, answers are not affected")
-            }
-            return false
+            return error
+        }
+        // Only this service removes from the queue; `enqueue` only appends behind the batch.
+        queue.withLock { $0.removeFirst(batch.count) }
+        recorded.increment(by: Int64(batch.count))
+        return nil
+    }
+
+    /// Counts the batch at the head of the queue as lost and removes it; says so the first time.
+    private func dropHeadBatch(_ error: StoreError, afterRetries spent: Int) {
+        let dropped = queue.withLock { queue in
+            let dropped = min(settings.batchSize, queue.count)
+            queue.removeFirst(dropped)
+            return dropped
+        }
+        guard dropped > 0 else { return }
+        lostStore.increment(by: Int64(dropped))
+        if !saidStoreFailure.exchange(true, ordering: .relaxed) {
+            let tried = spent > 0 ? ", after \(spent) retries" : ""
+            notice("the decision log lost \(dropped) decisions (\(error)\(tried)); later losses are counted in msgc_experiment_decisions_lost_total, answers are not affected")
         }
     }
 

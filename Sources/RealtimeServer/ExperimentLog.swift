@@ -24,6 +24,11 @@ public struct ExperimentSettings: Sendable {
     public var settleDeadline: Duration = .milliseconds(5)
     /// How long a notification waits for the store before it is answered 503 (Apple retries).
     public var notificationDeadline: Duration = .seconds(3)
+    /// How many times the decision log tries again a batch the store could not take (down,
+    /// restarting, locked), waiting 0.5 s before the first retry and twice as long before each
+    /// next one: 6 rides out an outage of about half a minute. 0: a failed batch is lost at once.
+    public var decisionRetries = ExperimentSettings.defaultDecisionRetries
+    public static let defaultDecisionRetries = 6
 
     public init(store: ExperimentStore, subjectKey: SubjectKey, notificationsPath: String, keep: Duration) {
         self.store = store

@@ -118,9 +118,11 @@ public struct RealtimeServer: Sendable {
                 trustedRoots: responderConfiguration.trustedRoots, bundleId: snapshot.bundleId,
                 environment: snapshot.environment, appAppleId: responderConfiguration.appAppleId))
             let clock = clock
+            var recording = DecisionRecorder.Settings(keepMilliseconds: Self.nanoseconds(settings.keep) / 1_000_000)
+            recording.retryDelays = DecisionRecorder.Settings.doublingDelays(retries: settings.decisionRetries)
             let made = DecisionRecorder(
                 store: settings.store,
-                settings: .init(keepMilliseconds: Self.nanoseconds(settings.keep) / 1_000_000),
+                settings: recording,
                 metrics: metrics, notice: output.notice, now: { clock.now() })
             recorder = made
             experiments = ExperimentLog(settings: settings, recorder: made, notificationVerifier: verifier, metrics: metrics)

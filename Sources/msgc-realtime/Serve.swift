@@ -104,6 +104,11 @@ extension MsgcRealtime {
             valueName: "ms"))
         var assignmentDeadlineMs = 5
 
+        @Option(name: .long, help: ArgumentHelp(
+            "With --store: how many times a batch of the decision log the store cannot take now (down, restarting, locked) is tried again, after 0.5 s, then twice as long each time (0 to 10; default 6, about half a minute).",
+            valueName: "count"))
+        var decisionRetries = ExperimentSettings.defaultDecisionRetries
+
         @OptionGroup(title: "In-App Purchase key, for promotional offers (without it, offers are not answered)")
         var key: InAppPurchaseKeyOptions
 
@@ -144,6 +149,9 @@ extension MsgcRealtime {
             }
             guard (1...10_000).contains(assignmentDeadlineMs) else {
                 throw ValidationError("--assignment-deadline-ms \(assignmentDeadlineMs) is out of range: give 1 to 10000 milliseconds")
+            }
+            guard (0...10).contains(decisionRetries) else {
+                throw ValidationError("--decision-retries \(decisionRetries) is out of range: give 0 to 10")
             }
             guard Self.keepSeconds(keep) != nil else {
                 throw ValidationError("--keep '\(keep)' is not a duration from 1h to 3650d: write 90d, 36h or 2d12h")
@@ -209,6 +217,7 @@ extension MsgcRealtime {
             var settings = ExperimentSettings(
                 store: opened, subjectKey: key, notificationsPath: notificationsPath, keep: .seconds(Self.keepSeconds(keep) ?? 90 * 86_400))
             settings.settleDeadline = .milliseconds(assignmentDeadlineMs)
+            settings.decisionRetries = decisionRetries
             return settings
         }
 

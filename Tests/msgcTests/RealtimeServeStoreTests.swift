@@ -212,7 +212,8 @@ struct RealtimeServeStoreTests {
     @Test func aLockedStoreNeverFailsAnAnswerAndCountsTheLoss() throws {
         let fixture = try Fixture(count: 20)
         let bodies = try fixture.base.loadBodies()
-        let server = try fixture.start(["--assignment-deadline-ms", "50"])
+        // No retries: this test is about the loss (PostgreSQLOutageTests shows the retries).
+        let server = try fixture.start(["--assignment-deadline-ms", "50", "--decision-retries", "0"])
         // The store exists once the server listens (migrated at start).
         let locker = Process()
         locker.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")

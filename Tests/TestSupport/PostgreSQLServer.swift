@@ -8,11 +8,15 @@ import Glibc
 /// done with it (`stop`, and `deinit` for a test that failed before). As root, which initdb
 /// refuses, the server runs as the `postgres` system user, owner of the folder.
 ///
+/// With a `password`, connections over TCP need it (SCRAM) and `passfile` holds it in libpq's
+/// format, readable by its owner only, for the `PGPASSFILE` of the processes that connect: the
+/// password is never on a command line. The Unix socket stays trusted, for `psql`.
+///
 /// Every command is bounded in time (`BoundedCommand`), and waits block the calling thread:
 /// suites that use it run with `.ownThreads`.
-final class PostgreSQLServer {
+public final class PostgreSQLServer {
     /// The newest server binaries of Debian's postgresql packages, or nil where there are none.
-    static let binaries: URL? = {
+    public static let binaries: URL? = {
         let base = URL(fileURLWithPath: "/usr/lib/postgresql")
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
         return versions.compactMap(Int.init).sorted().reversed().map { base.appendingPathComponent("\($0)/bin") }.first {
@@ -21,39 +25,55 @@ final class PostgreSQLServer {
         }
     }()
 
-    static let absence = "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install postgresql; CI installs it)"
+    public static let absence = "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin (apt-get install postgresql; CI installs it)"
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    let folder: URL
-    let port: Int
+    public let folder: URL
+    public let port: Int
+    /// With a password: a libpq passfile for `PGPASSFILE` (mode 0600).
+    public let passfile: URL?
     private let bin: URL
     private var isRunning = false
 
     /// The store URL of the server's `postgres` database, as its superuser `msgc` (trusted on loopback).
-    var uri: String { "postgres://msgc@127.0.0.1:\(port)/postgres?connect_timeout=5" }
+    public var uri: String { "postgres://msgc@127.0.0.1:\(port)/postgres?connect_timeout=5" }
 
     private var dataFolder: String { folder.appendingPathComponent("data").path }
 
-    init() throws {
+    public init(password: String? = nil) throws {
         guard let bin = Self.binaries else { throw Failure(description: Self.absence) }
         self.bin = bin
         // /tmp rather than $TMPDIR: the postgres user must be able to reach it.
-        folder = URL(fileURLWithPath: "/tmp/msgc-pg-\(UUID().uuidString)")
+        let folder = URL(fileURLWithPath: "/tmp/msgc-pg-\(UUID().uuidString)")
+        self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         port = try Self.freePort()
+        passfile = password == nil ? nil : folder.appendingPathComponent("client.pgpass")
         do {
+            var authentication = ["-A", "trust"]
+            // initdb reads the superuser's password from a file the server user can read.
+            let passwordFile = folder.appendingPathComponent("initdb.password")
+            if let password, let passfile {
+                try Self.writePrivate(Data(password.utf8), to: passwordFile)
+                try Self.writePrivate(Data("127.0.0.1:\(port):*:msgc:\(password)\n".utf8), to: passfile)
+                authentication = ["--auth-local=trust", "--auth-host=scram-sha-256", "--pwfile=\(passwordFile.path)"]
+            }
             if getuid() == 0 {
                 guard let user = getpwnam("postgres") else {
                     throw Failure(description: "running as root, and there is no postgres user for initdb")
                 }
-                guard chown(folder.path, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
-                    throw Failure(description: "cannot give \(folder.path) to postgres: \(String(cString: strerror(errno)))")
+                for path in [folder.path] + (password == nil ? [] : [passwordFile.path]) {
+                    guard chown(path, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
+                        throw Failure(description: "cannot give \(path) to postgres: \(String(cString: strerror(errno)))")
+                    }
                 }
             }
-            try runAsServerUser("initdb", ["-D", dataFolder, "-A", "trust", "-U", "msgc", "-E", "UTF8", "--locale=C", "--no-sync"], seconds: 120)
+            try runAsServerUser(
+                "initdb", ["-D", dataFolder] + authentication + ["-U", "msgc", "-E", "UTF8", "--locale=C", "--no-sync"], seconds: 120)
+            if password != nil { unlink(passwordFile.path) }
             try start()
         } catch {
             try? FileManager.default.removeItem(at: folder)
@@ -62,14 +82,14 @@ final class PostgreSQLServer {
     }
 
     /// Starts the server (again) on its port; returns when it accepts connections.
-    func start() throws {
+    public func start() throws {
         let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40"
         try runAsServerUser("pg_ctl", ["-D", dataFolder, "-l", folder.appendingPathComponent("server.log").path, "-o", options, "-w", "-t", "60", "start"], seconds: 90)
         isRunning = true
     }
 
     /// Stops the server (its sessions end at once) and returns when it has.
-    func stop() throws {
+    public func stop() throws {
         guard isRunning else { return }
         try runAsServerUser("pg_ctl", ["-D", dataFolder, "-m", "fast", "-w", "-t", "60", "stop"], seconds: 90)
         isRunning = false
@@ -92,8 +112,24 @@ final class PostgreSQLServer {
         }
     }
 
+    /// The first column of each row `sql` selects, by `psql` over the trusted Unix socket.
+    public func query(_ sql: String) throws -> [String] {
+        let argv = [bin.appendingPathComponent("psql").path, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder.path,
+                    "-p", String(port), "-U", "msgc", "-d", "postgres", "-c", sql]
+        let result = try BoundedCommand.run(argv, seconds: 60)
+        guard result.status == 0 else { throw Failure(description: "psql failed (status \(result.status)): \(result.output)") }
+        return result.output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    /// Writes `data` to a new file only its owner can read.
+    private static func writePrivate(_ data: Data, to url: URL) throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw Failure(description: "cannot write \(url.path)")
+        }
+    }
+
     /// A port nobody listens on now: bound to 0, read, released.
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -118,8 +154,8 @@ final class PostgreSQLServer {
 /// posix_spawn rather than Foundation's `Process`: `pg_ctl start` leaves the server running
 /// behind it, and `Process` noticed pg_ctl's end only when every descriptor it had handed on
 /// was closed, which the server kept open, so the wait ran to its limit.
-enum BoundedCommand {
-    static func run(_ argv: [String], seconds: Double) throws -> (status: Int32, output: String, timedOut: Bool) {
+public enum BoundedCommand {
+    public static func run(_ argv: [String], seconds: Double) throws -> (status: Int32, output: String, timedOut: Bool) {
         let outputPath = "/tmp/msgc-command-\(UUID().uuidString)"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
