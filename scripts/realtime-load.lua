@@ -1,6 +1,6 @@
 -- wrk script for a realtime server: POSTs pre-signed request bodies, one after another.
 --
---   wrk -t1 -c50 -d10s -s scripts/realtime-load.lua http://127.0.0.1:PORT/ -- BODIES [RATE] [LIMIT]
+--   wrk -t1 -c50 -d10s -s scripts/realtime-load.lua http://127.0.0.1:PORT/ -- BODIES [RATE] [LIMIT] [PATH]
 --
 -- BODIES: a file of request bodies, one per line (scripts/realtime-requests.py --count N writes
 -- load/bodies.jsonl); each thread cycles through all of them, from its own starting point.
@@ -12,6 +12,7 @@
 -- achieved rate is printed. wrk times each request from its write to its response, so the delay
 -- is not in the latency.
 -- LIMIT: stop each thread after this many responses (0 or none: run for wrk's -d).
+-- PATH: the path to POST to (none: /); /notifications for App Store Server Notifications.
 -- Prints one JSON line at the end: requests, seconds (with LIMIT: until the last thread's last
 -- response), achieved rate, latency percentiles (ms),
 -- and the responses that were not 2xx/3xx or failed.
@@ -44,6 +45,7 @@ local next_slot = nil
 local limit = 0
 local responses = 0
 local headers = { ["Content-Type"] = "application/json" }
+local path = "/"
 
 function init(args)
   for line in io.lines(args[1]) do
@@ -53,6 +55,7 @@ function init(args)
   local rate = tonumber(args[2] or "0") or 0
   if rate > 0 then interval = 1000 / rate end
   limit = tonumber(args[3] or "0") or 0
+  if args[4] ~= nil and #args[4] > 0 then path = args[4] end
   if interval > 0 then delay = paced_delay end
   if limit > 0 then response = counted_response end
   next_body = (thread_index or 0) * 7919 % #bodies
@@ -61,7 +64,7 @@ end
 function request()
   if first_request_ms == nil then first_request_ms = now_ms() end
   next_body = next_body % #bodies + 1
-  return wrk.format("POST", "/", headers, bodies[next_body])
+  return wrk.format("POST", path, headers, bodies[next_body])
 end
 
 -- wrk decides after the first thread's init() whether the script has `delay` and `response`, so
