@@ -305,6 +305,11 @@ final class StandIn {
         _ = try fetch("/_standin/approve", method: "POST")
     }
 
+    /// Lets the requests `holdAfter` keeps waiting go on, and holds no more.
+    func release() throws {
+        _ = try fetch("/_standin/release", method: "POST")
+    }
+
     /// Drops the `rateLimit` faults: Apple's budget is back.
     func calm() throws {
         _ = try fetch("/_standin/calm", method: "POST")

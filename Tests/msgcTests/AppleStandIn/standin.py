@@ -32,6 +32,9 @@ until its standard input closes. CONFIG holds:
   clockBehind  seconds the stand-in's clock is behind the client's: a token issued in its
                future (iat later than its now) gets 401
   changeFile   [PATH, n, TEXT]: after the n-th message upload, PATH is overwritten with TEXT
+  holdAfter    {"ENDPOINT": n}: requests to ENDPOINT after its n-th that passed the limits wait
+               unanswered until POST /_standin/release (at most 60 s), then go on as usual: a
+               client can be killed at an exact point, whatever the machine's load
   images in preload may have size null: listed without imageSize; preload may also hold
                "defaults": {"PRODUCT/LOCALE": id} and "messageImages": {message id: [image ids]}
   realtimeURL  the realtime URL already configured (default none)
@@ -63,7 +66,8 @@ deleted while a default pointed at them.
 GET /_standin/log returns what was asked (with times), what is held, and `early` (requests
 before their Retry-After) and `outOfOrder` (a message before its images, a default before its
 message); "defaultReadErrors": {"PRODUCT/LOCALE": error name} makes Get Default Message answer
-that error there (the default stays); POST /_standin/approve approves all; POST /_standin/calm drops rateLimit faults.
+that error there (the default stays); POST /_standin/approve approves all; POST /_standin/calm drops rateLimit faults;
+POST /_standin/release lets held requests (holdAfter) go on, holds no more, and answers once they are done.
 """
 
 import datetime
@@ -247,6 +251,9 @@ class State:
         self.out_of_order = 0
         self.realtime_url = config.get("realtimeURL")
         self.tests = {}
+        self.passed = {}  # requests per endpoint that passed the limits (holdAfter)
+        self.released = threading.Event()
+        self.holding = 0  # held requests not yet answered
 
 
 def make_handler(state, public_key):
@@ -309,6 +316,15 @@ def make_handler(state, public_key):
                 with state.lock:
                     state.messages = {k: "APPROVED" for k in state.messages}
                     state.images = {k: ("APPROVED", v[1]) for k, v in state.images.items()}
+                return self.reply(200, {})
+            if path == "/_standin/release" and method == "POST":
+                # Answered once every held request has been carried out (within 30 s).
+                state.released.set()
+                for _ in range(600):
+                    with state.lock:
+                        if state.holding == 0:
+                            break
+                    time.sleep(0.05)
                 return self.reply(200, {})
             if path == "/_standin/calm" and method == "POST":
                 with state.lock:
@@ -380,8 +396,19 @@ def make_handler(state, public_key):
                     state.fail500[name] -= 1
                     entry["status"] = 500
                     return self.error("GeneralInternal", "try again")
-            with state.lock:
-                return self.route(name, match, body, query, entry)
+                state.passed[name] = state.passed.get(name, 0) + 1
+                held = state.passed[name] > config.get("holdAfter", {}).get(name, state.passed[name])
+                state.holding += held
+            if not held:
+                with state.lock:
+                    return self.route(name, match, body, query, entry)
+            state.released.wait(timeout=60)
+            try:
+                with state.lock:
+                    return self.route(name, match, body, query, entry)
+            finally:
+                with state.lock:
+                    state.holding -= 1
 
         def route(self, name, match, body, query, entry):
             pending = "PENDING" if review else "APPROVED"
