@@ -5,7 +5,7 @@ import PackageDescription
 //
 //   Model, LanguageTags      plain data (catalog, messages, locations, image facts, the state
 //                            file's values, canonical JSON written and read, UUID text, edit
-//                            distance); BCP 47
+//                            distance, option durations); BCP 47
 //   Diagnostics              the diagnostic, RuleInfo, every renderer, terminal and HTML escaping
 //   Parser, XLIFF            YAML and PNG reading; XLIFF in both directions
 //   Lint                     the rules, their context and registry: they read the model only

@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer options…]
 #   scripts/fuzz.sh build TARGET        only build .build-fuzzer/fuzz-TARGET
-#   scripts/fuzz.sh replay              build all five and run each once, under AddressSanitizer
+#   scripts/fuzz.sh replay              build all six and run each once, under AddressSanitizer
 #                                       and LeakSanitizer, on the seed corpus, the adversarial
 #                                       files (Tests/msgcTests/Adversarial, plus 100,000-deep
 #                                       nesting and 50 MB of garbage made here) and every
@@ -11,7 +11,9 @@
 #
 # TARGET is one of: xliff (the XLIFF importer), yaml (message sources and msgc.yaml),
 # bcp47 (the language tag parser and checker), png (the PNG reader), realtime (Apple's realtime
-# request: body, JWS, header, certificates, chain, signature, payload, answer).
+# request: body, JWS, header, certificates, chain, signature, payload, answer), notifications
+# (App Store Server Notifications V2: body, the outer JWS and the nested signedTransactionInfo
+# and signedRenewalInfo, their chains, signatures and payloads).
 # SECONDS is the CPU time to spend: the fuzzer is stopped with SIGINT once its own process has
 # used that much user + system CPU (read from /proc), so a loaded machine still gets the
 # stated amount of fuzzing. libFuzzer then prints its final statistics.
@@ -32,7 +34,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 usage() {
-    echo "usage: scripts/fuzz.sh xliff|yaml|bcp47|png|realtime SECONDS [libFuzzer options…] | build TARGET | replay" >&2
+    echo "usage: scripts/fuzz.sh xliff|yaml|bcp47|png|realtime|notifications SECONDS [libFuzzer options…] | build TARGET | replay" >&2
     exit 2
 }
 
@@ -43,6 +45,7 @@ harness_for() {
         bcp47) echo LanguageTagFuzzer ;;
         png) echo PNGReaderFuzzer ;;
         realtime) echo RealtimeRequestFuzzer ;;
+        notifications) echo NotificationFuzzer ;;
         *) usage ;;
     esac
 }
@@ -67,14 +70,15 @@ build() {
     harness=$(harness_for "$target")
     [ -n "${MSGC_FUZZ_BUILT:-}" ] || scripts/install-dependencies.sh
     # The XLIFF, YAML, BCP 47 and PNG harnesses use XLIFF, Parser (with Yams), LanguageTags,
-    # Diagnostics and Model; the realtime one Realtime, Bundle (with libcrypto) and what they import.
-    local built=(XLIFF Parser) linked=(Model Diagnostics LanguageTags Parser XLIFF Yams CYaml) libraries=(-lxml2)
-    if [ "$target" = realtime ]; then
-        built=(Realtime) linked=(Model Diagnostics LanguageTags Bundle CFileSystem Realtime) libraries=(-lcrypto)
+    # Diagnostics and Model; the realtime and notifications ones Realtime, Bundle (with libcrypto)
+    # and what they import, and the test PKI's root they both trust (Fuzz/TestPKI.swift).
+    local built=(XLIFF Parser) linked=(Model Diagnostics LanguageTags Parser XLIFF Yams CYaml) libraries=(-lxml2) sources=()
+    if [ "$target" = realtime ] || [ "$target" = notifications ]; then
+        built=(Realtime) linked=(Model Diagnostics LanguageTags Bundle CFileSystem Realtime) libraries=(-lcrypto) sources=(Fuzz/TestPKI.swift)
     fi
     local module
     for module in "${built[@]}"; do
-        # `replay` builds every module once before linking its five harnesses.
+        # `replay` builds every module once before linking its six harnesses.
         [[ " ${MSGC_FUZZ_BUILT:-} " == *" $module "* ]] && continue
         build_module "$module"
     done
@@ -93,13 +97,13 @@ build() {
     while IFS= read -r map; do modulemaps+=(-Xcc "-fmodule-map-file=$map"); done < <(
         find "$build_dir" Sources/CLibXML2 Sources/CCrypto "$scratch/checkouts/Yams/Sources/CYaml" -name module.modulemap 2>/dev/null)
     # SwiftPM writes a C target's module map beside its objects (Bundle imports CFileSystem).
-    if [ "$target" = realtime ]; then modulemaps+=(-Xcc "-fmodule-map-file=$build_dir/CFileSystem.build/module.modulemap"); fi
+    if [ "$target" = realtime ] || [ "$target" = notifications ]; then modulemaps+=(-Xcc "-fmodule-map-file=$build_dir/CFileSystem.build/module.modulemap"); fi
     local xml_flags=()
     for flag in $(pkg-config --cflags libxml-2.0); do xml_flags+=(-Xcc "$flag"); done
     # lld, from the toolchain: gold warns about every ASan helper symbol it cannot export.
     swiftc "$optimization" -parse-as-library -sanitize=fuzzer,address -use-ld=lld \
         -I "$build_dir/Modules" -I "$scratch/checkouts/Yams/Sources/CYaml/include" "${modulemaps[@]}" "${xml_flags[@]}" \
-        "Fuzz/$harness.swift" "${objects[@]}" "${libraries[@]}" \
+        "Fuzz/$harness.swift" "${sources[@]}" "${objects[@]}" "${libraries[@]}" \
         -o "$scratch/fuzz-$target" >&2
     echo "$scratch/fuzz-$target"
 }
@@ -123,6 +127,10 @@ seed() {
         # Bodies scripts/realtime-requests.py signed with the root the harness trusts (valid
         # ones, and one of several kinds of refusal).
         realtime) cp Fuzz/Seeds/realtime/*.json "$corpus/" ;;
+        # Notifications scripts/realtime-notifications.py signed with the same root: the valid
+        # ones (each relevant type, retries, an expired leaf, members of the future) and one per
+        # refusal, of the body, the outer JWS and each nested one.
+        notifications) cp Fuzz/Seeds/notifications/valid/*.json Fuzz/Seeds/notifications/hostile/*.json "$corpus/" ;;
     esac
 }
 
@@ -149,7 +157,7 @@ PYTHON
         build_module "$module"
     done
     export MSGC_FUZZ_BUILT="XLIFF Parser Realtime"
-    for target in xliff yaml bcp47 png realtime; do
+    for target in xliff yaml bcp47 png realtime notifications; do
         binary=$(build "$target")
         rm -rf "$work/$target"
         seed "$target" "$work/$target"

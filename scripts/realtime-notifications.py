@@ -30,7 +30,6 @@ Exit status 0; 1 when Apple's library refuses a notification msgc must accept, o
 refuses without a note saying why (a broken fixture; the files are written all the same).
 """
 
-import argparse
 import base64
 import datetime
 import importlib.util
@@ -414,28 +413,17 @@ def decoded(notification, transaction, renewal):
 
 
 def parse_arguments(argv):
-    parser = argparse.ArgumentParser(
-        description="Make Apple-style signed App Store Server Notifications V2 (valid and hostile) with the test PKI of "
-                    "realtime-requests.py, with Apple's library's verdict on each in manifest.json.",
-        epilog=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", required=True, help="the folder to write into (created; files in it are replaced)")
-    parser.add_argument("--now", type=int, required=True, help="the signing time, Unix milliseconds; every date derives from it")
-    parser.add_argument("--app-apple-id", type=int, default=1234567890, help="the app's Apple ID (default 1234567890)")
-    parser.add_argument("--environment", choices=("Production", "Sandbox"), default="Production",
-                        help="environment of the notifications (default Production)")
-    parser.add_argument("--bundle-id", default="com.example.parla", help="the app's bundle id (default com.example.parla)")
-    parser.add_argument("--seed", default="msgc-realtime", help="the seed of keys, serial numbers and identifiers")
-    parser.add_argument("--no-apple", action="store_true", help="do not ask Apple's library for verdicts")
+    parser = requests_script.argument_parser(
+        "Make Apple-style signed App Store Server Notifications V2 (valid and hostile) with the test PKI of "
+        "realtime-requests.py, with Apple's library's verdict on each in manifest.json.", __doc__, signed="notifications",
+        now_required=True)
     parser.add_argument("--plant", metavar="FILE",
                         help="instead of the fixtures and manifest, write pki/ and planted.txt: one signedPayload a line (or "
                              "{\"signedPayload\": …} when an entry has \"wrapped\": true) for each entry of FILE, a JSON list of "
                              "{originalTransactionId, type, subtype?, signedDate, notificationUUID?, offerIdentifier?, "
                              "autoRenewProductId?, autoRenewStatus?, bundleId?, label?, wrapped?}")
     arguments = parser.parse_args(argv)
-    if not 10**12 <= arguments.now < 10**14:
-        parser.error("--now is Unix time in milliseconds (13 digits)")
-    if not 0 < arguments.app_apple_id < 2**53:
-        parser.error("--app-apple-id must be a positive integer")
+    requests_script.check_arguments(parser, arguments)
     return arguments
 
 
@@ -452,34 +440,14 @@ def main(argv):
         return 0
     generator.valid()
     generator.hostile()
-    oracle = None if arguments.no_apple else NotificationOracle(generator.pki.root.der, arguments.environment,
-                                                                arguments.app_apple_id, arguments.bundle_id)
-    records = []
-    disagreements = []
-    for entry in generator.entries:
-        os.makedirs(os.path.join(out, entry["kind"]), exist_ok=True)
-        write_bytes(os.path.join(out, entry["file"]), entry["bytes"])
-        record = {key: value for key, value in entry.items() if key != "bytes" and value is not None}
-        record["size"] = len(entry["bytes"])
-        if oracle is not None:
-            record["apple"] = oracle.judge(entry["bytes"])
-            accepted = record["apple"]["verdict"] == "accepted"
-            record["stricterThanApple"] = accepted and entry["msgc"] == "refuse"
-            # A stricter verdict must say why; any other disagreement is a broken fixture.
-            if accepted != (entry["msgc"] == "accept") and not (record["stricterThanApple"] and entry["note"]):
-                disagreements.append(entry["name"])
-        records.append(record)
+    oracle = None if arguments.no_apple else NotificationOracle.of(generator.pki, arguments)
+    records, disagreements = requests_script.write_entries(out, generator.entries, oracle)
     manifest = {
         "format": "msgc-realtime-notifications", "version": 1, "now": arguments.now, "appAppleId": arguments.app_apple_id,
         "environment": arguments.environment, "bundleId": arguments.bundle_id, "seed": arguments.seed, "pki": pki_files,
         "notifications": records,
     }
-    write_bytes(os.path.join(out, "manifest.json"), json.dumps(manifest, indent=2, sort_keys=True).encode("utf-8") + b"\n")
-    if disagreements:
-        print(f"realtime-notifications.py: Apple's library and msgc's expectation differ without a note: {', '.join(disagreements)}",
-              file=sys.stderr)
-        return 1
-    return 0
+    return requests_script.write_manifest(out, manifest, disagreements, "realtime-notifications.py")
 
 
 if __name__ == "__main__":

@@ -39,8 +39,9 @@ Deterministic: keys are derived from --seed, ECDSA signatures are deterministic 
 and identifiers come from the seed, and every date from --now (default: the current second, which
 a live server needs, since it checks signedDate's age). The same arguments give the same bytes.
 The load requests are checked with Apple's library on a sample only (the first 8), to stay fast.
-Exit status 0; 1 when Apple's library refuses a request msgc must accept (a broken fixture; the
-files are written all the same); 2 for arguments that cannot be used.
+Exit status 0; 1 when Apple's library refuses a request msgc must accept, or accepts one msgc
+refuses without a note saying why (a broken fixture; the files are written all the same); 2 for
+arguments that cannot be used.
 """
 
 import argparse
@@ -468,6 +469,11 @@ class AppleOracle:
     """What a Python server built on Apple's library decides about one request body (or, with
     another `model`, about another body Apple signs: realtime-notifications.py's oracle)."""
 
+    @classmethod
+    def of(cls, pki, arguments):
+        """The oracle for what the generator made with these arguments: trusting its root, for its app."""
+        return cls(pki.root.der, arguments.environment, arguments.app_apple_id, arguments.bundle_id)
+
     def __init__(self, root_der, environment, app_apple_id, bundle_id, model=None):
         from appstoreserverlibrary.models.Environment import Environment
         from appstoreserverlibrary.models.LibraryUtility import _get_cattrs_converter
@@ -501,18 +507,72 @@ class AppleOracle:
         return {"verdict": "accepted", "requestIdentifier": str(decoded.requestIdentifier)}
 
 
-def parse_arguments(argv):
-    parser = argparse.ArgumentParser(
-        description="Make a test PKI and Apple-style signed realtime requests (valid, hostile, load), "
-                    "with Apple's library's verdict on each in manifest.json.",
-        epilog=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+# What realtime-notifications.py shares with this script, imported from here so that the two
+# cannot drift: the options every generator takes, and the writing of the entries and manifest.
+
+def argument_parser(description, doc, *, signed, now_required):
+    """A parser with the options both generators take; `signed` names what they sign."""
+    parser = argparse.ArgumentParser(description=description, epilog=doc.split("\n\n", 2)[2],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", required=True, help="the folder to write into (created; files in it are replaced)")
-    parser.add_argument("--now", type=int, default=None,
-                        help="the signing time, Unix milliseconds (default: the current second); every date derives from it")
-    parser.add_argument("--app-apple-id", type=int, default=1234567890, help="appAppleId of the requests (default 1234567890)")
+    if now_required:
+        parser.add_argument("--now", type=int, required=True, help="the signing time, Unix milliseconds; every date derives from it")
+    else:
+        parser.add_argument("--now", type=int, default=None,
+                            help="the signing time, Unix milliseconds (default: the current second); every date derives from it")
+    parser.add_argument("--app-apple-id", type=int, default=1234567890, help=f"appAppleId of the {signed} (default 1234567890)")
     parser.add_argument("--environment", choices=("Production", "Sandbox"), default="Production",
-                        help="environment of the requests (default Production)")
-    parser.add_argument("--bundle-id", default="com.example.parla", help="the app's bundle id (Apple's verifier wants one)")
+                        help=f"environment of the {signed} (default Production)")
+    parser.add_argument("--bundle-id", default="com.example.parla",
+                        help="the app's bundle id (default com.example.parla; Apple's verifier wants one)")
+    parser.add_argument("--seed", default="msgc-realtime", help="the seed of keys, serial numbers and identifiers")
+    parser.add_argument("--no-apple", action="store_true", help="do not ask Apple's library for verdicts (faster, none recorded)")
+    return parser
+
+
+def check_arguments(parser, arguments):
+    """The checks of the shared options (after the script's own); --now defaults to the current second."""
+    if arguments.now is None:
+        arguments.now = int(time.time()) * 1000
+    if not 0 < arguments.app_apple_id < 2**53:
+        parser.error("--app-apple-id must be a positive integer")
+    if not 10**12 <= arguments.now < 10**14:
+        parser.error("--now is Unix time in milliseconds (13 digits)")
+
+
+def write_entries(out, entries, oracle):
+    """Writes each entry's file; returns the manifest's records (with Apple's verdict when there is an
+    oracle) and the names of the entries where Apple's library and msgc's expectation differ without a
+    note saying why msgc is stricter (broken fixtures)."""
+    records = []
+    disagreements = []
+    for entry in entries:
+        os.makedirs(os.path.join(out, entry["kind"]), exist_ok=True)
+        write_bytes(os.path.join(out, entry["file"]), entry["bytes"])
+        record = {key: value for key, value in entry.items() if key != "bytes" and value is not None}
+        record["size"] = len(entry["bytes"])
+        if oracle is not None:
+            record["apple"] = oracle.judge(entry["bytes"])
+            accepted = record["apple"]["verdict"] == "accepted"
+            record["stricterThanApple"] = accepted and entry["msgc"] == "refuse"
+            if accepted != (entry["msgc"] == "accept") and not (record["stricterThanApple"] and entry["note"]):
+                disagreements.append(entry["name"])
+        records.append(record)
+    return records, disagreements
+
+
+def write_manifest(out, manifest, disagreements, script):
+    """Writes manifest.json; the exit status: 1 (said on standard error) when there are disagreements."""
+    write_bytes(os.path.join(out, "manifest.json"), json.dumps(manifest, indent=2, sort_keys=True).encode("utf-8") + b"\n")
+    if disagreements:
+        print(f"{script}: Apple's library and msgc's expectation differ without a note: {', '.join(disagreements)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def parse_arguments(argv):
+    parser = argument_parser("Make a test PKI and Apple-style signed realtime requests (valid, hostile, load), "
+                             "with Apple's library's verdict on each in manifest.json.", __doc__, signed="requests", now_required=False)
     parser.add_argument("--product", action="append", default=None,
                         help="a productId (repeat; default com.example.parla.plus.yearly)")
     parser.add_argument("--locale", action="append", default=None,
@@ -521,20 +581,13 @@ def parse_arguments(argv):
     parser.add_argument("--first-index", type=int, default=0,
                         help="number the load requests from this (their originalTransactionId and requestIdentifier "
                              "derive from it): another run's requests with the same PKI, e.g. a burst after a load")
-    parser.add_argument("--seed", default="msgc-realtime", help="the seed of keys, serial numbers and identifiers")
     parser.add_argument("--no-fixtures", action="store_true", help="write only the PKI and the load requests")
-    parser.add_argument("--no-apple", action="store_true", help="do not ask Apple's library for verdicts (faster, none recorded)")
     arguments = parser.parse_args(argv)
     arguments.product = arguments.product or ["com.example.parla.plus.yearly"]
     arguments.locale = arguments.locale or ["en-US", "de-DE", "fr-FR", "ja-JP", "zh-CN", "en-GB", "es-ES", "ko-KR"]
-    if arguments.now is None:
-        arguments.now = int(time.time()) * 1000
     if not 0 <= arguments.count <= 1_000_000 or not 0 <= arguments.first_index <= 10**12:
         parser.error("--count must be between 0 and 1000000, --first-index between 0 and 10^12")
-    if not 0 < arguments.app_apple_id < 2**53:
-        parser.error("--app-apple-id must be a positive integer")
-    if not 10**12 <= arguments.now < 10**14:
-        parser.error("--now is Unix time in milliseconds (13 digits)")
+    check_arguments(parser, arguments)
     for value in arguments.product + arguments.locale:
         # They name files (valid/PRODUCT--LOCALE.json): letters, digits, '.', '_', '-' only, as Apple's ids.
         if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,99}", value):
@@ -551,22 +604,8 @@ def main(argv):
     if not arguments.no_fixtures:
         generator.valid()
         generator.hostile()
-    oracle = None if arguments.no_apple else AppleOracle(generator.pki.root.der, arguments.environment,
-                                                         arguments.app_apple_id, arguments.bundle_id)
-    requests = []
-    disagreements = []
-    for entry in generator.entries:
-        os.makedirs(os.path.join(out, entry["kind"]), exist_ok=True)
-        write_bytes(os.path.join(out, entry["file"]), entry["bytes"])
-        record = {key: value for key, value in entry.items() if key != "bytes" and value is not None}
-        record["size"] = len(entry["bytes"])
-        if oracle is not None:
-            record["apple"] = oracle.judge(entry["bytes"])
-            accepted = record["apple"]["verdict"] == "accepted"
-            record["stricterThanApple"] = accepted and entry["msgc"] == "refuse"
-            if accepted != (entry["msgc"] == "accept") and not record["stricterThanApple"]:
-                disagreements.append(entry["name"])
-        requests.append(record)
+    oracle = None if arguments.no_apple else AppleOracle.of(generator.pki, arguments)
+    requests, disagreements = write_entries(out, generator.entries, oracle)
     manifest = {
         "format": "msgc-realtime-requests", "version": 1,
         "now": arguments.now, "appAppleId": arguments.app_apple_id, "environment": arguments.environment,
@@ -580,12 +619,7 @@ def main(argv):
         sample = [oracle.judge(line)["verdict"] for line in lines[:APPLE_SAMPLE_OF_LOAD]] if oracle else []
         manifest["load"] = {"file": "load/bodies.jsonl", "count": len(lines),
                             "appleAcceptedOfSample": sample.count("accepted"), "sample": len(sample)}
-    write_bytes(os.path.join(out, "manifest.json"), json.dumps(manifest, indent=2, sort_keys=True).encode("utf-8") + b"\n")
-    if disagreements:
-        # A request msgc must accept that Apple's library refuses is a broken fixture, not a finding.
-        print(f"realtime-requests.py: Apple's library refuses what msgc must accept: {', '.join(disagreements)}", file=sys.stderr)
-        return 1
-    return 0
+    return write_manifest(out, manifest, disagreements, "realtime-requests.py")
 
 
 if __name__ == "__main__":

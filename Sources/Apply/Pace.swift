@@ -32,6 +32,6 @@ public struct Pace: Sendable {
             rateLimitFloor: 1 * timeScale, maxWait: maxWait, longestWait: 3600, clock: clock)
     }
 
-    /// `90s`, `10m`, `1h`, `1h30m` or a number of seconds, as `--max-wait` takes it.
-    public static func duration(_ text: String) -> TimeInterval? { DurationText.seconds(text) }
+    /// What `--max-wait` takes (`DurationText`, milliseconds): up to a week, as it always has.
+    public static let maxWaitRange: ClosedRange<Int64> = 0...7 * 86_400_000
 }

@@ -65,7 +65,9 @@ public struct DecodedNotification: Hashable, Sendable {
             self.environment = environment
         }
 
-        init(payload: JSONDocument.Node) throws(JSONReadError) {
+        /// A verified `signedTransactionInfo`'s payload, read leniently (Apple's members may be
+        /// missing or null; one of the wrong kind is an error).
+        public init(payload: JSONDocument.Node) throws(JSONReadError) {
             let root = JSONCursor(payload, file: "signedTransactionInfo", reading: .lenient, naming: .path)
             self.init(
                 originalTransactionId: try root.optionalString("originalTransactionId"), transactionId: try root.optionalString("transactionId"),
@@ -103,7 +105,8 @@ public struct DecodedNotification: Hashable, Sendable {
             self.environment = environment
         }
 
-        init(payload: JSONDocument.Node) throws(JSONReadError) {
+        /// A verified `signedRenewalInfo`'s payload, read leniently.
+        public init(payload: JSONDocument.Node) throws(JSONReadError) {
             let root = JSONCursor(payload, file: "signedRenewalInfo", reading: .lenient, naming: .path)
             self.init(
                 originalTransactionId: try root.optionalString("originalTransactionId"), productId: try root.optionalString("productId"),
@@ -155,8 +158,10 @@ public struct DecodedNotification: Hashable, Sendable {
     }
 
     /// The outer payload, without its nested JWSs (which `NotificationVerifier` verifies and
-    /// sets), and the nested JWSs' text.
-    static func read(payload: JSONDocument.Node) throws(JSONReadError) -> (notification: DecodedNotification, signedTransactionInfo: String?, signedRenewalInfo: String?) {
+    /// sets), and the nested JWSs' text. Public for what reads a payload whose signature was
+    /// checked elsewhere, and for the fuzz harness (Fuzz/NotificationFuzzer.swift), which reaches
+    /// it with payloads no signature covers.
+    public static func read(payload: JSONDocument.Node) throws(JSONReadError) -> (notification: DecodedNotification, signedTransactionInfo: String?, signedRenewalInfo: String?) {
         let root = JSONCursor(payload, file: "the notification's payload", reading: .lenient, naming: .path)
         var notification = DecodedNotification(
             notificationUUID: try root.optionalString("notificationUUID"), notificationType: try root.optionalString("notificationType"),

@@ -4,6 +4,7 @@ import CommandLineSupport
 import ExperimentStore
 import Experiments
 import Foundation
+import Model
 
 extension ExperimentReportFormat: ExpressibleByArgument {}
 
@@ -41,7 +42,7 @@ extension MsgcRealtime {
         @Option(name: .long, help: ArgumentHelp("The report's moment: later exposures and notifications are left out (ISO 8601 UTC; default: the latest one in the store).", valueName: "date"))
         var until: String?
 
-        @Option(name: .long, help: ArgumentHelp("How long after a subscriber's first exposure a cancellation counts (48h, 7d, 1d12h).", valueName: "duration"))
+        @Option(name: .long, help: ArgumentHelp("How long after a subscriber's first exposure a cancellation counts (48h, 7d, 1d12h; from 1m to 90d; default 48h).", valueName: "duration"))
         var window = "48h"
 
         @Option(name: .long, help: ArgumentHelp("The smallest difference in save rate worth finding, in percentage points (default 5).", valueName: "points"))
@@ -63,9 +64,7 @@ extension MsgcRealtime {
             if let since, let until, let from = ReportOptions.milliseconds(date: since), let to = ReportOptions.milliseconds(date: until), from > to {
                 throw ValidationError("--since \(since) is after --until \(until)")
             }
-            guard ReportOptions.milliseconds(duration: window) != nil else {
-                throw ValidationError("--window '\(window)' is not a duration from 1m to 90d: write 48h, 7d or 1d12h")
-            }
+            do { _ = try ReportOptions.windowMilliseconds(window) } catch { throw ValidationError(error.description) }
             guard minimumEffect.isFinite, minimumEffect > 0, minimumEffect <= 50 else {
                 throw ValidationError("--minimum-effect \(minimumEffect) is out of range: give more than 0 and at most 50 percentage points")
             }
@@ -102,7 +101,7 @@ extension MsgcRealtime {
             let input = ReportInput(decisions: read.decisions, notifications: read.notifications)
             let now = until.flatMap(ReportOptions.milliseconds(date:)) ?? ReportOptions.latest(input) ?? since
             let settings = ReportSettings(
-                now: now, windowMilliseconds: ReportOptions.milliseconds(duration: window) ?? ReportSettings.defaultWindowMilliseconds,
+                now: now, windowMilliseconds: (try? ReportOptions.windowMilliseconds(window)) ?? ReportSettings.defaultWindowMilliseconds,
                 minimumDifference: minimumEffect / 100)
             let report = ExperimentReport.make(
                 exposures: input.exposures, events: input.events, definitions: input.definitions, settings: settings)
@@ -140,31 +139,9 @@ enum ReportOptions {
         return nil
     }
 
-    /// Milliseconds of a duration written as whole numbers with units d, h, m or s (`48h`,
-    /// `7d`, `1d12h`), from one minute to 90 days.
-    static func milliseconds(duration text: String) -> Int64? {
-        guard !text.isEmpty, text.count <= 32 else { return nil }
-        var total: Int64 = 0
-        var digits = ""
-        for character in text {
-            if character.isASCII, character.isNumber {
-                digits.append(character)
-                continue
-            }
-            let unit: Int64
-            switch character {
-            case "d": unit = 86_400_000
-            case "h": unit = 3_600_000
-            case "m": unit = 60_000
-            case "s": unit = 1000
-            default: return nil
-            }
-            guard let value = Int64(digits), value <= 1_000_000 else { return nil }
-            total += value * unit
-            digits = ""
-        }
-        guard digits.isEmpty, total >= 60_000, total <= 90 * 86_400_000 else { return nil }
-        return total
+    /// `--window`: from one minute to 90 days, always with a unit (`--window 48` is no 48 hours).
+    static func windowMilliseconds(_ text: String) throws(DurationText.Problem) -> Int64 {
+        try DurationText.read(text, option: "--window", in: 60_000...90 * 86_400_000, bareNumber: .refused)
     }
 
     /// The latest exposure or event the report reads: its moment when no --until is given.

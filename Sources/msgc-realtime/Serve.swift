@@ -60,7 +60,7 @@ extension MsgcRealtime {
         var idleTimeout = 15
 
         @Option(name: .long, help: ArgumentHelp(
-            "After SIGTERM or SIGINT, how long to keep serving with /readyz at 503 before closing: longer than the load balancer takes to see it (10s, 1m; default 0).",
+            "After SIGTERM or SIGINT, how long to keep serving with /readyz at 503 before closing: longer than the load balancer takes to see it (15s, 1m30s or a number of seconds; at most 10m; default 0).",
             valueName: "duration"))
         var shutdownDelay: String?
 
@@ -95,7 +95,7 @@ extension MsgcRealtime {
         var notificationsPath = "/notifications"
 
         @Option(name: .long, help: ArgumentHelp(
-            "With --store: how long decisions, assignments and notifications are kept (90d, 12h; default 90d; at least 1h).",
+            "With --store: how long decisions, assignments and notifications are kept (90d, 36h, 1d12h; from 1h to 3650d; default 90d).",
             valueName: "duration"))
         var keep = "90d"
 
@@ -127,9 +127,7 @@ extension MsgcRealtime {
                 throw ValidationError("--idle-timeout \(idleTimeout) is out of range: give 1 to 3600 seconds")
             }
             if let shutdownDelay {
-                guard let seconds = DurationText.seconds(shutdownDelay), seconds <= 600 else {
-                    throw ValidationError("--shutdown-delay '\(shutdownDelay)' is not a duration from 0 to 10m: write 15s, 1m or a number of seconds")
-                }
+                do { _ = try Self.shutdownDelayMilliseconds(shutdownDelay) } catch { throw ValidationError(error.description) }
             }
             if let maxConnections, maxConnections < 1 {
                 throw ValidationError("--max-connections \(maxConnections) is out of range: give at least 1")
@@ -153,30 +151,17 @@ extension MsgcRealtime {
             guard (0...10).contains(decisionRetries) else {
                 throw ValidationError("--decision-retries \(decisionRetries) is out of range: give 0 to 10")
             }
-            guard Self.keepSeconds(keep) != nil else {
-                throw ValidationError("--keep '\(keep)' is not a duration from 1h to 3650d: write 90d, 36h or 2d12h")
-            }
+            do { _ = try Self.keepMilliseconds(keep) } catch { throw ValidationError(error.description) }
         }
 
-        /// `90d`, `36h`, `2d12h`: whole days and hours, from one hour to ten years.
-        static func keepSeconds(_ text: String) -> Int64? {
-            var total: Int64 = 0
-            var digits = ""
-            for character in text {
-                if character.isASCII, character.isNumber {
-                    digits.append(character)
-                    continue
-                }
-                guard let value = Int64(digits), value <= 100_000 else { return nil }
-                switch character {
-                case "d": total += value * 86_400
-                case "h": total += value * 3_600
-                default: return nil
-                }
-                digits = ""
-            }
-            guard digits.isEmpty, (3_600...3_650 * 86_400).contains(total) else { return nil }
-            return total
+        /// `--shutdown-delay`: up to ten minutes, or a number of seconds as it has always taken.
+        static func shutdownDelayMilliseconds(_ text: String) throws(DurationText.Problem) -> Int64 {
+            try DurationText.read(text, option: "--shutdown-delay", in: 0...600_000, bareNumber: .seconds)
+        }
+
+        /// `--keep`: from one hour to ten years, always with a unit (`--keep 3650` is no hour).
+        static func keepMilliseconds(_ text: String) throws(DurationText.Problem) -> Int64 {
+            try DurationText.read(text, option: "--keep", in: 3_600_000...3_650 * 86_400_000, bareNumber: .refused)
         }
 
         /// The store opened and migrated, before anything listens: a store that cannot be is a
@@ -215,7 +200,7 @@ extension MsgcRealtime {
                 throw Refusal("the experiment store cannot be opened or migrated")
             }
             var settings = ExperimentSettings(
-                store: opened, subjectKey: key, notificationsPath: notificationsPath, keep: .seconds(Self.keepSeconds(keep) ?? 90 * 86_400))
+                store: opened, subjectKey: key, notificationsPath: notificationsPath, keep: .milliseconds((try? Self.keepMilliseconds(keep)) ?? 90 * 86_400_000))
             settings.settleDeadline = .milliseconds(assignmentDeadlineMs)
             settings.decisionRetries = decisionRetries
             return settings
@@ -257,7 +242,7 @@ extension MsgcRealtime {
             var configuration = RealtimeServer.Configuration(host: host, port: port)
             configuration.realtimePath = path
             configuration.idleTimeout = .seconds(idleTimeout)
-            configuration.shutdownDelay = .milliseconds(Int64(((shutdownDelay.flatMap(DurationText.seconds) ?? 0) * 1000).rounded()))
+            configuration.shutdownDelay = .milliseconds(shutdownDelay.flatMap { try? Self.shutdownDelayMilliseconds($0) } ?? 0)
             configuration.maxConnections = maxConnections
             configuration.version = MsgcRealtime.version
             if let tlsCertificate, let tlsKey {

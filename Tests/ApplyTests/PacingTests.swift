@@ -80,14 +80,11 @@ import TestSupport
         #expect(seconds.timeIntervalSince(now) == 30)
     }
 
-    @Test(arguments: [("90s", 90.0), ("10m", 600.0), ("1h30m", 5400.0), ("45", 45.0), ("0", 0.0)] as [(String, Double)])
-    func maxWaitDurations(text: String, seconds: Double) {
-        #expect(Pace.duration(text) == seconds)
-    }
-
-    @Test(arguments: ["", "10x", "m", "-5", "1h-", "1e9", "10 m", "8d"])
-    func maxWaitRefusals(text: String) {
-        #expect(Pace.duration(text) == nil)
+    /// `--max-wait` through `DurationText` (ModelTests has the grammar): seconds or units, up to a week.
+    @Test(arguments: [("90s", 90_000), ("10m", 600_000), ("1h30m", 5_400_000), ("45", 45_000), ("0", 0), ("7d", 604_800_000),
+                      ("8d", nil), ("7d1s", nil), ("1e9", nil), ("-5", nil)] as [(String, Int64?)])
+    func maxWaitDurations(text: String, milliseconds: Int64?) {
+        #expect(DurationText.milliseconds(text, in: Pace.maxWaitRange, bareNumber: .seconds) == milliseconds)
     }
 }
 

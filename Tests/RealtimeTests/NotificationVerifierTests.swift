@@ -252,3 +252,25 @@ struct NotificationVerifierTests {
         #expect(verifier.verify(signedPayload: long, now: RealtimeFixtures.now) == .failure(NotificationRefusal(.malformedJWS, in: .notification)))
     }
 }
+
+extension NotificationVerifierTests {
+    /// The fuzzer's seeds (Fuzz/Seeds/notifications) are the generator's bodies for the
+    /// arguments its harness trusts (`--now 1764100000000`, the default seed, com.example.parla,
+    /// 1234567890, Production): every valid and hostile one but the 100 KB `oversized-body`,
+    /// which would only raise libFuzzer's input length.
+    @Test func theFuzzSeedsAreTheGeneratorsBodies() throws {
+        let fixtures = try NotificationFixtures(apple: false)
+        let seeds = RealtimeFixtures.packageRoot.appendingPathComponent("Fuzz/Seeds/notifications")
+        var seen: Set<String> = []
+        for kind in ["valid", "hostile"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: seeds.appendingPathComponent(kind).path).filter { $0.hasSuffix(".json") }
+            for name in names {
+                let seed = Array(try Data(contentsOf: seeds.appendingPathComponent(kind).appendingPathComponent(name)))
+                #expect(seed == (try fixtures.read("\(kind)/\(name)")), "\(kind)/\(name) differs from the generator's")
+                seen.insert("\(kind)/\(name)")
+            }
+        }
+        let expected = Set(fixtures.entries.map(\.file)).subtracting(["hostile/oversized-body.json"])
+        #expect(seen == expected)
+    }
+}

@@ -193,7 +193,8 @@ struct RealtimeReportTests {
         let cases: [([String], String)] = [
             (["realtime", "report", "--store", "sqlite:\(missing)"], "does not exist"),
             (["realtime", "report", "--store", "mysql://x"], "must start with sqlite:"),
-            (["realtime", "report", "--store", "sqlite:\(missing)", "--window", "2w"], "--window '2w' is not a duration"),
+            (["realtime", "report", "--store", "sqlite:\(missing)", "--window", "2w"], "--window '2w' is not a duration from 1m to 90d"),
+            (["realtime", "report", "--store", "sqlite:\(missing)", "--window", "48"], "--window '48' is not a duration from 1m to 90d"),
             (["realtime", "report", "--store", "sqlite:\(missing)", "--since", "yesterday"], "--since 'yesterday' is not an ISO 8601 date"),
             (["realtime", "report", "--store", "sqlite:\(missing)", "--minimum-effect", "0"], "--minimum-effect 0"),
             (["realtime", "report", "--store", "sqlite:\(missing)", "--format", "pdf"], "pdf"),

@@ -503,7 +503,7 @@ struct RealtimeServeTests {
             let idle = try serve(["--snapshot", fixture.snapshot.path, "--app-apple-id", "1", "--idle-timeout", value])
             #expect(idle.status == 2 && idle.stderr.contains("--idle-timeout"), "\(value): \(idle.stderr)")
         }
-        for (option, value) in [("--shutdown-delay", "11m"), ("--shutdown-delay", "-1"), ("--shutdown-delay", "soon"), ("--max-connections", "0"), ("--path", "/readyz"), ("--path", "/livez")] {
+        for (option, value) in [("--shutdown-delay", "11m"), ("--shutdown-delay", "-1"), ("--shutdown-delay", "soon"), ("--keep", "3650"), ("--keep", "30m"), ("--max-connections", "0"), ("--path", "/readyz"), ("--path", "/livez")] {
             let refused = try serve(["--snapshot", fixture.snapshot.path, "--app-apple-id", "1", option, value])
             #expect(refused.status == 2 && refused.stderr.contains(option), "\(option) \(value): \(refused.stderr)")
         }

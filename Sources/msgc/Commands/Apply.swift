@@ -27,7 +27,7 @@ struct AppleCredentialOptions: ParsableArguments {
         }
     }
 
-    @Option(name: .long, help: ArgumentHelp("The most time spent waiting on Apple's 429s before msgc stops with status 3 (run again to carry on): 90s, 10m, 1h (default: 10m).", valueName: "duration"))
+    @Option(name: .long, help: ArgumentHelp("The most time spent waiting on Apple's 429s before msgc stops with status 3 (run again to carry on): 90s, 10m, 1h30m or a number of seconds; at most 7d (default: 10m).", valueName: "duration"))
     var maxWait: String?
 
     /// Every duration msgc chooses itself, times this: for tests against a stand-in that runs
@@ -49,10 +49,11 @@ struct AppleCredentialOptions: ParsableArguments {
     func pace(uploadRate: Double? = nil) throws -> Pace {
         var pace = Pace(uploadRate: uploadRate, clock: .system)
         if let maxWait {
-            guard let duration = Pace.duration(maxWait) else {
-                throw ValidationError("--max-wait '\(maxWait)' is not a duration: write 90s, 10m, 1h or a number of seconds")
+            do {
+                pace.maxWait = Double(try DurationText.read(maxWait, option: "--max-wait", in: Pace.maxWaitRange, bareNumber: .seconds)) / 1000
+            } catch {
+                throw ValidationError(error.description)
             }
-            pace.maxWait = duration
         }
         if let timeScale {
             guard timeScale > 0, timeScale <= 1 else { throw ValidationError("--time-scale must be above 0 and at most 1") }
