@@ -398,17 +398,17 @@ def make_handler(state, public_key):
                     return self.error("GeneralInternal", "try again")
                 state.passed[name] = state.passed.get(name, 0) + 1
                 held = state.passed[name] > config.get("holdAfter", {}).get(name, state.passed[name])
-                state.holding += held
-            if not held:
-                with state.lock:
-                    return self.route(name, match, body, query, entry)
-            state.released.wait(timeout=60)
+                if held:
+                    state.holding += 1
+            if held:
+                state.released.wait(timeout=60)
             try:
                 with state.lock:
                     return self.route(name, match, body, query, entry)
             finally:
-                with state.lock:
-                    state.holding -= 1
+                if held:
+                    with state.lock:
+                        state.holding -= 1
 
         def route(self, name, match, body, query, entry):
             pending = "PENDING" if review else "APPROVED"
