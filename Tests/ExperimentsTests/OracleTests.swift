@@ -15,19 +15,54 @@ let oraclePython = ProcessInfo.processInfo.environment["MSGC_APPLE_LIBRARY_PYTHO
 struct OracleTests {
     static let python = oraclePython
 
-    /// Runs `script` in the venv's python and returns one Double per line of its output
-    /// (`repr` of a float, `inf` and `nan` included).
-    static func run(_ script: String) throws -> [Double] {
+    /// The oracle scripts of the tests below, by name: each prints one `repr` of a float a line
+    /// (`inf` and `nan` included).
+    static let scripts: KeyValuePairs<String, String> = [
+        "wilson": wilsonScript, "newcombe": newcombeScript, "fisher": fisherScript, "chiSquare": chiSquareScript,
+        "subscribersNeeded": subscribersNeededScript, "holm": holmScript, "probabilityOfBeingBest": probabilityOfBeingBestScript,
+    ]
+
+    /// Every script's numbers, from one python run: importing scipy and statsmodels costs about
+    /// 2 s of processor time a process, which seven processes paid seven times. Each script runs
+    /// in a namespace of its own, after a `## NAME` line that heads its output. Made once, on
+    /// the first test's thread (the suite runs on threads of its own, so the others may wait).
+    static let oracle: Result<[String: [Double]], OracleFailure> = {
+        var program = "import base64\n"
+        for (name, script) in scripts {
+            let source = Data(script.utf8).base64EncodedString()
+            program += "print('## \(name)', flush=True)\nexec(compile(base64.b64decode('\(source)').decode(), '\(name)', 'exec'), {})\n"
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python ?? "/usr/bin/false")
-        process.arguments = ["-c", script]
+        process.arguments = ["-c", program]
         let out = Pipe()
         process.standardOutput = out
-        try process.run()
+        // A traceback goes to the test run's own standard error, beside the failure it explains.
+        process.standardError = FileHandle.standardError
+        do { try process.run() } catch { return .failure(OracleFailure(message: "python could not start: \(error)")) }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map { Double($0) ?? .nan }
+        guard process.terminationStatus == 0 else {
+            return .failure(OracleFailure(message: "python exited \(process.terminationStatus) (its error is above)"))
+        }
+        var sections: [String: [Double]] = [:]
+        var current: String?
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            if line.hasPrefix("## ") {
+                current = String(line.dropFirst(3))
+                sections[String(line.dropFirst(3))] = []
+            } else if let name = current {
+                sections[name, default: []].append(Double(line) ?? .nan)
+            }
+        }
+        return .success(sections)
+    }()
+
+    struct OracleFailure: Error, CustomStringConvertible { var message: String; var description: String { message } }
+
+    /// The numbers the script `name` printed.
+    static func expected(_ name: String) throws -> [Double] {
+        try #require(try oracle.get()[name], "the oracle printed nothing for \(name)")
     }
 
     /// Python's list of the given element texts.
@@ -38,14 +73,19 @@ struct OracleTests {
         abs(actual - expected) <= max(absolute, relative * abs(expected))
     }
 
+    static let wilsonCases = [(0, 1), (1, 1), (0, 7), (5, 5), (81, 100), (3, 1000), (99_000, 100_000), (50_123, 100_000), (1, 100_000)]
+    static var wilsonScript: String {
+        """
+        from statsmodels.stats.proportion import proportion_confint
+        for s, n in \(list(wilsonCases.map { "(\($0.0), \($0.1))" })):
+            lo, hi = proportion_confint(s, n, alpha=0.05, method="wilson")
+            print(repr(float(lo))); print(repr(float(hi)))
+        """
+    }
+
     @Test func wilsonMatchesStatsmodels() throws {
-        let cases = [(0, 1), (1, 1), (0, 7), (5, 5), (81, 100), (3, 1000), (99_000, 100_000), (50_123, 100_000), (1, 100_000)]
-        let expected = try Self.run("""
-            from statsmodels.stats.proportion import proportion_confint
-            for s, n in \(Self.list(cases.map { "(\($0.0), \($0.1))" })):
-                lo, hi = proportion_confint(s, n, alpha=0.05, method="wilson")
-                print(repr(float(lo))); print(repr(float(hi)))
-            """)
+        let cases = Self.wilsonCases
+        let expected = try Self.expected("wilson")
         #expect(expected.count == cases.count * 2)
         for (index, (successes, trials)) in cases.enumerated() where expected.count == cases.count * 2 {
             let interval = try #require(Statistics.wilsonInterval(successes: successes, trials: trials))
@@ -54,14 +94,19 @@ struct OracleTests {
         }
     }
 
+    static let newcombeCases = [(40, 50, 30, 50), (0, 10, 0, 10), (10, 10, 0, 10), (5, 20, 15, 20), (1, 3, 2, 2), (81_000, 100_000, 80_500, 100_000), (7, 9, 180, 300)]
+    static var newcombeScript: String {
+        """
+        from statsmodels.stats.proportion import confint_proportions_2indep
+        for s1, n1, s2, n2 in \(list(newcombeCases.map { "(\($0.0), \($0.1), \($0.2), \($0.3))" })):
+            lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", compare="diff", alpha=0.05)
+            print(repr(float(lo))); print(repr(float(hi)))
+        """
+    }
+
     @Test func newcombeMatchesStatsmodels() throws {
-        let cases = [(40, 50, 30, 50), (0, 10, 0, 10), (10, 10, 0, 10), (5, 20, 15, 20), (1, 3, 2, 2), (81_000, 100_000, 80_500, 100_000), (7, 9, 180, 300)]
-        let expected = try Self.run("""
-            from statsmodels.stats.proportion import confint_proportions_2indep
-            for s1, n1, s2, n2 in \(Self.list(cases.map { "(\($0.0), \($0.1), \($0.2), \($0.3))" })):
-                lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", compare="diff", alpha=0.05)
-                print(repr(float(lo))); print(repr(float(hi)))
-            """)
+        let cases = Self.newcombeCases
+        let expected = try Self.expected("newcombe")
         #expect(expected.count == cases.count * 2)
         for (index, item) in cases.enumerated() where expected.count == cases.count * 2 {
             let interval = try #require(Statistics.newcombeInterval(successes1: item.0, trials1: item.1, successes2: item.2, trials2: item.3))
@@ -78,14 +123,17 @@ struct OracleTests {
         (80_000, 20_000, 79_000, 21_000), (99_990, 10, 99_975, 25), (100_000, 0, 99_999, 1), (81_000, 19_000, 80_500, 19_500),
         (50_000, 50_000, 50_000, 50_000),
     ]
+    static var fisherScript: String {
+        """
+        from scipy.stats import fisher_exact
+        for a, b, c, d in \(list(fisherTables.map { "(\($0.0), \($0.1), \($0.2), \($0.3))" })):
+            print(repr(float(fisher_exact([[a, b], [c, d]], alternative="two-sided").pvalue)))
+        """
+    }
 
     @Test func fisherMatchesScipy() throws {
         let cases = Self.fisherTables
-        let expected = try Self.run("""
-            from scipy.stats import fisher_exact
-            for a, b, c, d in \(Self.list(cases.map { "(\($0.0), \($0.1), \($0.2), \($0.3))" })):
-                print(repr(float(fisher_exact([[a, b], [c, d]], alternative="two-sided").pvalue)))
-            """)
+        let expected = try Self.expected("fisher")
         #expect(expected.count == cases.count)
         for (index, table) in cases.enumerated() where expected.count == cases.count {
             let p = try #require(Statistics.fisherExactTwoSided(table.0, table.1, table.2, table.3))
@@ -93,18 +141,23 @@ struct OracleTests {
         }
     }
 
+    static let chiSquareCases: [([Int], [Int])] = [
+        ([520, 480], [1, 1]), ([620, 380], [1, 1]), ([100, 210, 290], [1, 2, 3]), ([3, 0], [1, 1]),
+        ([50_000, 50_500], [1, 1]), ([1, 1, 1, 5], [1, 1, 1, 1]), ([33_000, 67_500], [1, 2]), ([7, 3], [3, 7]),
+    ]
+    static var chiSquareScript: String {
+        """
+        from scipy.stats import chisquare
+        for obs, w in \(list(chiSquareCases.map { "(\($0.0), \($0.1))" })):
+            total, wsum = sum(obs), sum(w)
+            result = chisquare(obs, [total * x / wsum for x in w])
+            print(repr(float(result.statistic))); print(repr(float(result.pvalue)))
+        """
+    }
+
     @Test func chiSquareMatchesScipy() throws {
-        let cases: [([Int], [Int])] = [
-            ([520, 480], [1, 1]), ([620, 380], [1, 1]), ([100, 210, 290], [1, 2, 3]), ([3, 0], [1, 1]),
-            ([50_000, 50_500], [1, 1]), ([1, 1, 1, 5], [1, 1, 1, 1]), ([33_000, 67_500], [1, 2]), ([7, 3], [3, 7]),
-        ]
-        let expected = try Self.run("""
-            from scipy.stats import chisquare
-            for obs, w in \(Self.list(cases.map { "(\($0.0), \($0.1))" })):
-                total, wsum = sum(obs), sum(w)
-                result = chisquare(obs, [total * x / wsum for x in w])
-                print(repr(float(result.statistic))); print(repr(float(result.pvalue)))
-            """)
+        let cases = Self.chiSquareCases
+        let expected = try Self.expected("chiSquare")
         #expect(expected.count == cases.count * 2)
         for (index, item) in cases.enumerated() where expected.count == cases.count * 2 {
             let fit = try #require(Statistics.chiSquareGoodnessOfFit(observed: item.0, weights: item.1))
@@ -113,21 +166,25 @@ struct OracleTests {
         }
     }
 
+    static let subscribersNeededCases: [(baseline: Double, difference: Double)] = [0.1, 0.2, 0.3, 0.5, 0.8, 0.97].flatMap { baseline in
+        [0.02, 0.05, 0.1].map { (baseline, $0) }
+    }
+    // statsmodels takes the lower rate and the difference; ours goes up from the baseline
+    // unless that passes 1.
+    static var subscribersNeededScript: String {
+        """
+        import math
+        from statsmodels.stats.proportion import samplesize_proportions_2indep_onetail
+        for base, diff in \(list(subscribersNeededCases.map { "(\($0.baseline), \($0.difference))" })):
+            low = base if base + diff <= 1 else base - diff
+            n = samplesize_proportions_2indep_onetail(diff, low, 0.8, ratio=1, alpha=0.05, alternative="two-sided")
+            print(repr(float(math.ceil(n - 1e-9))))
+        """
+    }
+
     @Test func subscribersNeededMatchStatsmodels() throws {
-        var cases: [(baseline: Double, difference: Double)] = []
-        for baseline in [0.1, 0.2, 0.3, 0.5, 0.8, 0.97] {
-            for difference in [0.02, 0.05, 0.1] { cases.append((baseline, difference)) }
-        }
-        // statsmodels takes the lower rate and the difference; ours goes up from the baseline
-        // unless that passes 1.
-        let expected = try Self.run("""
-            import math
-            from statsmodels.stats.proportion import samplesize_proportions_2indep_onetail
-            for base, diff in \(Self.list(cases.map { "(\($0.baseline), \($0.difference))" })):
-                low = base if base + diff <= 1 else base - diff
-                n = samplesize_proportions_2indep_onetail(diff, low, 0.8, ratio=1, alpha=0.05, alternative="two-sided")
-                print(repr(float(math.ceil(n - 1e-9))))
-            """)
+        let cases = Self.subscribersNeededCases
+        let expected = try Self.expected("subscribersNeeded")
         #expect(expected.count == cases.count)
         for (index, item) in cases.enumerated() where expected.count == cases.count {
             let needed = Statistics.subscribersPerArm(baseline: item.baseline, difference: item.difference)
@@ -135,42 +192,50 @@ struct OracleTests {
         }
     }
 
-    @Test func holmMatchesStatsmodels() throws {
-        let cases: [[Double]] = [[0.01, 0.04, 0.03], [0.5], [0.001, 0.2, 0.2, 0.03], [0.04, 0.04], [0.9, 0.01, 0.6]]
-        let expected = try Self.run("""
-            from statsmodels.stats.multitest import multipletests
-            for ps in \(cases):
-                for p in multipletests(ps, method="holm")[1]: print(repr(float(p)))
-            """)
-        #expect(expected == cases.flatMap(Statistics.holmAdjusted))
+    static let holmCases: [[Double]] = [[0.01, 0.04, 0.03], [0.5], [0.001, 0.2, 0.2, 0.03], [0.04, 0.04], [0.9, 0.01, 0.6]]
+    static var holmScript: String {
+        """
+        from statsmodels.stats.multitest import multipletests
+        for ps in \(holmCases):
+            for p in multipletests(ps, method="holm")[1]: print(repr(float(p)))
+        """
     }
 
+    @Test func holmMatchesStatsmodels() throws {
+        #expect(try Self.expected("holm") == Self.holmCases.flatMap(Statistics.holmAdjusted))
+    }
+
+    static let bestPairs: [[(Int, Int)]] = [
+        [(8, 2), (6, 4)], [(0, 0), (0, 0)], [(800, 200), (760, 240)], [(1, 0), (0, 1)], [(80_000, 20_000), (79_800, 20_200)], [(3, 40), (9, 30)],
+    ]
+    static let bestTriples: [[(Int, Int)]] = [[(30, 10), (25, 15), (20, 20)], [(300, 100), (290, 110), (310, 90)], [(2, 1), (1, 2), (0, 0)], [(5000, 1000), (100, 20), (40, 10)]]
+    /// Python's list of lists of (successes, failures) tuples.
+    static func literal(_ list: [[(Int, Int)]]) -> String { "[" + list.map { "[" + $0.map { "(\($0.0), \($0.1))" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]" }
     /// Two arms against the exact sum for integer Beta parameters (no integration on the
     /// oracle's side); three against scipy's adaptive quadrature.
+    static var probabilityOfBeingBestScript: String {
+        """
+        import math
+        from scipy.special import betaln
+        from scipy.stats import beta
+        from scipy.integrate import quad
+        def b_beats_a(a1, b1, a2, b2):
+            return math.fsum(math.exp(betaln(a1 + i, b1 + b2) - math.log(b2 + i) - betaln(1 + i, b2) - betaln(a1, b1)) for i in range(a2))
+        for (s1, f1), (s2, f2) in \(literal(bestPairs)):
+            p2 = b_beats_a(1 + s1, 1 + f1, 1 + s2, 1 + f2)
+            print(repr(1 - p2)); print(repr(p2))
+        for arms in \(literal(bestTriples)):
+            shapes = [(1 + s, 1 + f) for s, f in arms]
+            for i, (a, b) in enumerate(shapes):
+                others = [shape for j, shape in enumerate(shapes) if j != i]
+                f = lambda x: beta.pdf(x, a, b) * math.prod(beta.cdf(x, c, d) for c, d in others)
+                print(repr(quad(f, 0, 1, points=[c / (c + d) for c, d in shapes], limit=500, epsabs=1e-13, epsrel=1e-12)[0]))
+        """
+    }
+
     @Test func probabilityOfBeingBestMatchesScipy() throws {
-        let pairs: [[(Int, Int)]] = [
-            [(8, 2), (6, 4)], [(0, 0), (0, 0)], [(800, 200), (760, 240)], [(1, 0), (0, 1)], [(80_000, 20_000), (79_800, 20_200)], [(3, 40), (9, 30)],
-        ]
-        let triples: [[(Int, Int)]] = [[(30, 10), (25, 15), (20, 20)], [(300, 100), (290, 110), (310, 90)], [(2, 1), (1, 2), (0, 0)], [(5000, 1000), (100, 20), (40, 10)]]
-        func literal(_ list: [[(Int, Int)]]) -> String { "[" + list.map { "[" + $0.map { "(\($0.0), \($0.1))" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]" }
-        let expected = try Self.run("""
-            import math
-            from scipy.special import betaln
-            from scipy.stats import beta
-            from scipy.integrate import quad
-            def b_beats_a(a1, b1, a2, b2):
-                return math.fsum(math.exp(betaln(a1 + i, b1 + b2) - math.log(b2 + i) - betaln(1 + i, b2) - betaln(a1, b1)) for i in range(a2))
-            for (s1, f1), (s2, f2) in \(literal(pairs)):
-                p2 = b_beats_a(1 + s1, 1 + f1, 1 + s2, 1 + f2)
-                print(repr(1 - p2)); print(repr(p2))
-            for arms in \(literal(triples)):
-                shapes = [(1 + s, 1 + f) for s, f in arms]
-                for i, (a, b) in enumerate(shapes):
-                    others = [shape for j, shape in enumerate(shapes) if j != i]
-                    f = lambda x: beta.pdf(x, a, b) * math.prod(beta.cdf(x, c, d) for c, d in others)
-                    print(repr(quad(f, 0, 1, points=[c / (c + d) for c, d in shapes], limit=500, epsabs=1e-13, epsrel=1e-12)[0]))
-            """)
-        let all = pairs + triples
+        let expected = try Self.expected("probabilityOfBeingBest")
+        let all = Self.bestPairs + Self.bestTriples
         let computed = all.flatMap { Statistics.probabilityOfBeingBest($0.map { (successes: $0.0, failures: $0.1) }) }
         #expect(expected.count == computed.count)
         for (actual, oracle) in zip(computed, expected) {
