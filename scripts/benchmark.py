@@ -1026,8 +1026,13 @@ def realtime_requests(folder, count, first_index=0):
 
 
 def venv_python():
+    """The test venv's python (Apple's library, for the reference responder and the signed requests),
+    made by scripts/test-venv.sh when it is missing."""
     python = ROOT / ".build-venv" / "bin" / "python"
-    return python if python.exists() else Path(sys.executable)
+    if not python.exists():
+        log("making the test venv (scripts/test-venv.sh): the reference responder runs Apple's library")
+        subprocess.run([str(ROOT / "scripts" / "test-venv.sh")], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return python
 
 
 def free_port():
@@ -1043,13 +1048,13 @@ def process_cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def wait_until_serving(process, port, seconds=30):
+def wait_until_serving(process, port, seconds=30, name="the server"):
     """Polls GET /healthz until the server answers, for at most `seconds`."""
     import http.client
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"the server exited ({process.returncode}) before it answered")
+            raise SystemExit(f"{name} exited ({process.returncode}) before it answered")
         try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
             connection.request("GET", "/healthz")
@@ -1294,76 +1299,80 @@ def bench_realtime(msgc):
             commands[REALTIME_POSTGRESQL] = (serve + ["--store", cluster.uri] + store_options, cluster.count)
     else:
         log("realtime: this msgc has no `realtime serve`: the reference alone is measured")
-    servers = []
-    results = {}
+    # The cluster is stopped whatever happens (a server that does not start included): it outlives the
+    # servers only so that what reached it can be counted.
     try:
-        for name, (command, store) in commands.items():
-            port = free_port()
-            errors = stores / f"{name.replace(' ', '-').replace(',', '')}.stderr" if store else None
-            servers.append(RealtimeServer(name, command + trust + ["--port", str(port)], port, store, errors))
-        for server in servers:
-            wait_until_serving(server.process, server.port)
-        # Signed once every server listens: the servers refuse a signedDate more than five minutes old.
-        bodies, _ = realtime_requests(folder / "load", REALTIME_LOAD_REQUESTS)
-        burst_bodies, _ = realtime_requests(folder / "burst", REALTIME_BURST[0], first_index=REALTIME_LOAD_REQUESTS)
-        for server in servers:
-            server.drive(bodies, REALTIME_CONNECTIONS, REALTIME_WARMUP_SECONDS)
-        rounds = {server.name: [] for server in servers}
-        for round_index in range(REALTIME_ROUNDS):
+        servers = []
+        results = {}
+        try:
+            for name, (command, store) in commands.items():
+                port = free_port()
+                errors = stores / f"{name.replace(' ', '-').replace(',', '')}.stderr" if store else None
+                servers.append(RealtimeServer(name, command + trust + ["--port", str(port)], port, store, errors))
             for server in servers:
-                log(f"realtime: {server.name}, as fast as it answers ({round_index + 1} of {REALTIME_ROUNDS})")
-                rounds[server.name].append(server.drive(bodies, REALTIME_CONNECTIONS, REALTIME_MAX_SECONDS))
+                wait_until_serving(server.process, server.port, name=server.name)
+            # Signed once every server listens: the servers refuse a signedDate more than five minutes old.
+            bodies, _ = realtime_requests(folder / "load", REALTIME_LOAD_REQUESTS)
+            burst_bodies, _ = realtime_requests(folder / "burst", REALTIME_BURST[0], first_index=REALTIME_LOAD_REQUESTS)
+            for server in servers:
+                server.drive(bodies, REALTIME_CONNECTIONS, REALTIME_WARMUP_SECONDS)
+            rounds = {server.name: [] for server in servers}
+            for round_index in range(REALTIME_ROUNDS):
+                for server in servers:
+                    log(f"realtime: {server.name}, as fast as it answers ({round_index + 1} of {REALTIME_ROUNDS})")
+                    rounds[server.name].append(server.drive(bodies, REALTIME_CONNECTIONS, REALTIME_MAX_SECONDS))
+            for server in servers:
+                log(f"realtime: {server.name}, {REALTIME_RATE} requests a second, then a burst")
+                by_rate = sorted(rounds[server.name], key=lambda run: run["rate"])
+                before = server.metrics() if server.store else {}
+                paced = server.drive(bodies, REALTIME_PACED_CONNECTIONS, REALTIME_SECONDS, REALTIME_RATE)
+                after = server.metrics() if server.store else {}
+                results[server.name] = {
+                    "rounds": rounds[server.name], "max": by_rate[len(by_rate) // 2], "paced": paced,
+                    "burst": server.drive(burst_bodies, REALTIME_BURST[1], REALTIME_SECONDS, 0, REALTIME_BURST[0]),
+                    "rss": server.peak_memory()}
+                if server.store:
+                    # How the arms were settled during the paced run alone: an arm the store did not settle in time
+                    # (`hashed`) is an answer that waited the whole deadline.
+                    start = metric_by_label(before, "msgc_experiment_exposures_total", "assignment")
+                    results[server.name]["pacedAssignments"] = {
+                        kind: value - start.get(kind, 0)
+                        for kind, value in metric_by_label(after, "msgc_experiment_exposures_total", "assignment").items()}
+            for server in servers:
+                if server.store is None:
+                    continue
+                log(f"realtime: {server.name}, {REALTIME_NOTIFICATION_RATE} notifications a second for {REALTIME_NOTIFICATION_SECONDS} s")
+                requests_counted = server.counted
+                # Each body once, in order; when the last is answered, the few requests still in flight on other
+                # connections are retries of the first ones (stored once, as Apple's retries are).
+                run = server.drive(notifications, REALTIME_NOTIFICATION_CONNECTIONS, REALTIME_NOTIFICATION_SECONDS + 30, REALTIME_NOTIFICATION_RATE, notifications_count,
+                                   REALTIME_NOTIFICATIONS_PATH)
+                metrics = server.metrics()
+                results[server.name]["notifications"] = run
+                results[server.name]["store"] = {
+                    "wrkRequests": requests_counted,
+                    "verified": metric_sum(metrics, "msgc_realtime_answers_total") + metric_sum(metrics, "msgc_realtime_unanswered_total"),
+                    "recordedBeforeStop": metric_sum(metrics, "msgc_experiment_decisions_recorded_total"),
+                    "lost": metric_by_label(metrics, "msgc_experiment_decisions_lost_total", "reason"),
+                    "assignments": metric_by_label(metrics, "msgc_experiment_exposures_total", "assignment"),
+                    "notificationOutcomes": metric_by_label(metrics, "msgc_experiment_notifications_total", "outcome"),
+                    "notificationsSent": notifications_count}
+        finally:
+            for server in servers:
+                server.stop()
+        # Counted once each server has stopped: SIGTERM writes what its recorder still held.
         for server in servers:
-            log(f"realtime: {server.name}, {REALTIME_RATE} requests a second, then a burst")
-            by_rate = sorted(rounds[server.name], key=lambda run: run["rate"])
-            before = server.metrics() if server.store else {}
-            paced = server.drive(bodies, REALTIME_PACED_CONNECTIONS, REALTIME_SECONDS, REALTIME_RATE)
-            after = server.metrics() if server.store else {}
-            results[server.name] = {
-                "rounds": rounds[server.name], "max": by_rate[len(by_rate) // 2], "paced": paced,
-                "burst": server.drive(burst_bodies, REALTIME_BURST[1], REALTIME_SECONDS, 0, REALTIME_BURST[0]),
-                "rss": server.peak_memory()}
-            if server.store:
-                # How the arms were settled during the paced run alone: an arm the store did not settle in time
-                # (`hashed`) is an answer that waited the whole deadline.
-                start = metric_by_label(before, "msgc_experiment_exposures_total", "assignment")
-                results[server.name]["pacedAssignments"] = {
-                    kind: value - start.get(kind, 0)
-                    for kind, value in metric_by_label(after, "msgc_experiment_exposures_total", "assignment").items()}
-        for server in servers:
-            if server.store is None:
-                continue
-            log(f"realtime: {server.name}, {REALTIME_NOTIFICATION_RATE} notifications a second for {REALTIME_NOTIFICATION_SECONDS} s")
-            requests_counted = server.counted
-            # Each body once, in order; when the last is answered, the few requests still in flight on other
-            # connections are retries of the first ones (stored once, as Apple's retries are).
-            run = server.drive(notifications, REALTIME_NOTIFICATION_CONNECTIONS, REALTIME_NOTIFICATION_SECONDS + 30, REALTIME_NOTIFICATION_RATE, notifications_count,
-                               REALTIME_NOTIFICATIONS_PATH)
-            metrics = server.metrics()
-            results[server.name]["notifications"] = run
-            results[server.name]["store"] = {
-                "wrkRequests": requests_counted,
-                "verified": metric_sum(metrics, "msgc_realtime_answers_total") + metric_sum(metrics, "msgc_realtime_unanswered_total"),
-                "recordedBeforeStop": metric_sum(metrics, "msgc_experiment_decisions_recorded_total"),
-                "lost": metric_by_label(metrics, "msgc_experiment_decisions_lost_total", "reason"),
-                "assignments": metric_by_label(metrics, "msgc_experiment_exposures_total", "assignment"),
-                "notificationOutcomes": metric_by_label(metrics, "msgc_experiment_notifications_total", "outcome"),
-                "notificationsSent": notifications_count}
+            if server.store is not None and "store" in results.get(server.name, {}):
+                store = results[server.name]["store"]
+                store["decisions"] = server.store("decisions")
+                store["subscribers"] = server.store("assignments")
+                store["notifications"] = server.store("notifications")
+                # Only what is not the start-up's own lines (the schema, the address, the connection cap).
+                said = Path(server.errors).read_text(errors="replace").splitlines() if server.errors else []
+                store["stderr"] = "\n".join(line for line in said if not re.search(r"schema version|listening on|holds at most", line))
     finally:
-        for server in servers:
-            server.stop()
-    # Counted once each server has stopped: SIGTERM writes what its recorder still held.
-    for server in servers:
-        if server.store is not None and "store" in results.get(server.name, {}):
-            store = results[server.name]["store"]
-            store["decisions"] = server.store("decisions")
-            store["subscribers"] = server.store("assignments")
-            store["notifications"] = server.store("notifications")
-            # Only what is not the start-up's own lines (the schema, the address, the connection cap).
-            said = Path(server.errors).read_text(errors="replace").splitlines() if server.errors else []
-            store["stderr"] = "\n".join(line for line in said if not re.search(r"schema version|listening on|holds at most", line))
-    if cluster is not None:
-        cluster.stop()
+        if cluster is not None:
+            cluster.stop()
     return {"servers": results, "skipped": skipped, "machine": machine(), "load": load_average()}
 
 
