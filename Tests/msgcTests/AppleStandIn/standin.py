@@ -121,25 +121,36 @@ ROUTES = [
     ("GET", re.compile(r"^/inApps/v1/messaging/performanceTest/result/([^/]+)$"), "getPerformanceTestResult"),
 ]
 
-try:  # Apple's own models, the oracle for bodies and results, when the venv has them
-    from appstoreserverlibrary.models.LibraryUtility import _get_cattrs_converter
-    from appstoreserverlibrary.models.PerformanceTestConfig import PerformanceTestConfig
-    from appstoreserverlibrary.models.PerformanceTestRequest import PerformanceTestRequest
-    from appstoreserverlibrary.models.PerformanceTestResponse import PerformanceTestResponse
-    from appstoreserverlibrary.models.PerformanceTestResponseTimes import PerformanceTestResponseTimes
-    from appstoreserverlibrary.models.PerformanceTestResultResponse import PerformanceTestResultResponse
-    from appstoreserverlibrary.models.RealtimeUrlRequest import RealtimeUrlRequest
-    APPLE_MODELS = True
-except ImportError:
-    APPLE_MODELS = False
+APPLE_MODEL_NAMES = ("PerformanceTestRequest", "PerformanceTestResponse", "PerformanceTestResultResponse", "RealtimeUrlRequest")
+_apple_models = None
 
 
-def through_model(model, value):
-    """`value` structured by Apple's model and written back, when the library is here."""
-    if not APPLE_MODELS:
+def apple_models():
+    """Apple's own models, the oracle for bodies and results, when the venv has them (else None).
+    Imported at first use, not at start: most stand-ins serve no realtime or performance test
+    route, and importing them costs a fifth of a second of CPU, paid by each of the suite's forty
+    stand-ins. The import lock makes a first use from two threads at once safe."""
+    global _apple_models
+    if _apple_models is None:
+        try:
+            import importlib
+            from appstoreserverlibrary.models.LibraryUtility import _get_cattrs_converter
+            models = {name: getattr(importlib.import_module(f"appstoreserverlibrary.models.{name}"), name)
+                      for name in APPLE_MODEL_NAMES}
+            _apple_models = (_get_cattrs_converter, models)
+        except ImportError:
+            _apple_models = False
+    return _apple_models or None
+
+
+def through_model(name, value):
+    """`value` structured by Apple's model `name` and written back, when the library is here."""
+    loaded = apple_models()
+    if loaded is None:
         return value
-    converter = _get_cattrs_converter(model)
-    return converter.unstructure(converter.structure(value, model))
+    converter_for, models = loaded
+    converter = converter_for(models[name])
+    return converter.unstructure(converter.structure(value, models[name]))
 
 
 class PerformanceTest:
@@ -526,7 +537,7 @@ def make_handler(state, public_key):
                 return self.reply(200)
             if name == "configureRealtimeUrl":
                 try:
-                    url = through_model(RealtimeUrlRequest, json.loads(body))["realtimeURL"] if APPLE_MODELS else json.loads(body)["realtimeURL"]
+                    url = through_model("RealtimeUrlRequest", json.loads(body))["realtimeURL"]
                     assert isinstance(url, str) and url.startswith("https://") and len(url) <= 256
                 except Exception:
                     entry["status"] = 400
@@ -549,9 +560,7 @@ def make_handler(state, public_key):
                 return self.reply(200)
             if name == "startPerformanceTest":
                 try:
-                    request = json.loads(body)
-                    if APPLE_MODELS:
-                        request = through_model(PerformanceTestRequest, request)
+                    request = through_model("PerformanceTestRequest", json.loads(body))
                     assert isinstance(request["originalTransactionId"], str) and request["originalTransactionId"]
                 except Exception:
                     entry["status"] = 400
@@ -568,7 +577,7 @@ def make_handler(state, public_key):
                 state.tests[request_id] = PerformanceTest(request_id, state.realtime_url, settings)
                 entry["status"] = 200
                 answer = {"config": state.tests[request_id].config, "requestId": request_id}
-                return self.reply(200, through_model(PerformanceTestResponse, answer))
+                return self.reply(200, through_model("PerformanceTestResponse", answer))
             if name == "getPerformanceTestResult":
                 test = state.tests.get(match.group(1))
                 if test is None:
@@ -595,7 +604,7 @@ def make_handler(state, public_key):
                     return self.reply(200, result)
                 if hostile in ("unknown",):
                     return self.reply(200, result)
-                return self.reply(200, through_model(PerformanceTestResultResponse, result))
+                return self.reply(200, through_model("PerformanceTestResultResponse", result))
 
     return Handler
 
