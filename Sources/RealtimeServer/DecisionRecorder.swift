@@ -156,9 +156,8 @@ final class DecisionRecorder: Service, Sendable {
     /// the order they were queued); written, it leaves the queue. Nil when written or when
     /// nothing waits; else why the store did not take it, the batch still queued.
     ///
-    /// A batch that timed out may still be written by the store's thread after the deadline,
-    /// and then once more by a retry: the report, which counts each subscriber once by their
-    /// first exposure, gives the same figures (docs/experiments-store.md).
+    /// A batch that timed out may still be written by the store's thread after the deadline;
+    /// its retry then stores nothing twice, each decision's key being in the store already.
     private func writeHeadBatch() async -> StoreError? {
         let batch = queue.withLock { Array($0.prefix(settings.batchSize)) }
         guard !batch.isEmpty else { return nil }

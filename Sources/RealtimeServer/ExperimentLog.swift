@@ -108,7 +108,8 @@ struct ExperimentLog: Sendable {
             answeringLocale: reply.messageKey == nil ? nil : reply.locale, experimentId: experiment,
             arms: experiment, bundleDigest: snapshot.bundleDigest, arm: arm,
             answerKind: Self.answerKind(reply), answer: Self.answered(reply, product: product),
-            snapshotGeneration: Int64(served.generation), subject: subject, assignment: assignment))
+            snapshotGeneration: Int64(served.generation), subject: subject, assignment: assignment,
+            id: UUID().uuidString))
         return (reply, assignment)
     }
 
