@@ -207,7 +207,7 @@ let package = Package(
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "TestSupport"]),
         .testTarget(name: "ApplyTests", dependencies: ["Apply", "Bundle", "Model", "TestSupport"]),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Bundle", "Model", "Diagnostics", "LanguageTags", "TestSupport"]),
-        .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer", "ExperimentStore"]),
+        .testTarget(name: "RealtimeServerTests", dependencies: ["RealtimeServer", "ExperimentStore", "TestSupport"]),
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Model", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "ExperimentStoreTests", dependencies: ["ExperimentStore", "CSQLite", "TestSupport"]),
         .testTarget(name: "msgcTests", dependencies: ["msgc", "msgc-realtime", "ExperimentStore", "Experiments", "TestSupport"], exclude: ["Adversarial", "AppleStandIn", "Fixtures", "Transcripts"]),

@@ -44,11 +44,17 @@ public struct Decision: Equatable, Sendable {
     public var snapshotGeneration: Int64
     public var subject: SubjectHash?
     public var assignment: Assignment
+    /// The decision's own key, made by the server that answered (a UUID): the store keeps one
+    /// row per key, so a batch written twice (a retry of one that timed out after it was
+    /// committed) stores each decision once. Nil for rows written before schema version 2, and
+    /// for decisions that are not the server's (the report's inputs in tests).
+    public var id: String?
 
     public init(
         timeMilliseconds: Int64, environment: String, requestId: String, product: String, deviceLocale: String,
         answeringLocale: String?, experimentId: String, arms: String, bundleDigest: String, arm: String?,
-        answerKind: String, answer: String?, snapshotGeneration: Int64, subject: SubjectHash?, assignment: Assignment
+        answerKind: String, answer: String?, snapshotGeneration: Int64, subject: SubjectHash?, assignment: Assignment,
+        id: String? = nil
     ) {
         self.timeMilliseconds = timeMilliseconds
         self.environment = environment
@@ -65,5 +71,6 @@ public struct Decision: Equatable, Sendable {
         self.snapshotGeneration = snapshotGeneration
         self.subject = subject
         self.assignment = assignment
+        self.id = id
     }
 }

@@ -122,45 +122,91 @@ public final class ExperimentStore: Sendable {
 
     static let insertDecision = """
         INSERT INTO decisions (time_ms, environment, request_id, product, device_locale, answering_locale, experiment_id,
-            arms, bundle_digest, arm, answer_kind, answer, snapshot_generation, subject_hash, assignment)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+            arms, bundle_digest, arm, answer_kind, answer, snapshot_generation, subject_hash, assignment, decision_id)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+        ON CONFLICT (decision_id) DO NOTHING
         """
 
-    /// Appends `decisions` to the log in one transaction: all of them or none.
-    public func record(decisions: [Decision], deadline: ContinuousClock.Instant? = nil) async throws(StoreError) {
-        guard !decisions.isEmpty else { return }
-        try await bulkLane.run(deadline: deadline) { connection throws(StoreError) in
+    /// Appends `decisions` to the log in one transaction: all of them or none. A decision whose
+    /// `id` is stored already is left as it is, so writing a batch again (the retry of one whose
+    /// write timed out after the store committed it) stores no decision twice. Returns how many
+    /// rows this call added.
+    @discardableResult
+    public func record(decisions: [Decision], deadline: ContinuousClock.Instant? = nil) async throws(StoreError) -> Int {
+        guard !decisions.isEmpty else { return 0 }
+        return try await bulkLane.run(deadline: deadline) { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) in
+                var added = 0
                 for decision in decisions {
-                    _ = try connection.execute(Self.insertDecision, [
-                        .integer(decision.timeMilliseconds), .text(decision.environment), .text(decision.requestId),
-                        .text(decision.product), .text(decision.deviceLocale), SQLValue(decision.answeringLocale),
-                        .text(decision.experimentId), .text(decision.arms), .text(decision.bundleDigest), SQLValue(decision.arm),
-                        .text(decision.answerKind), SQLValue(decision.answer), .integer(decision.snapshotGeneration),
-                        SQLValue(decision.subject?.hex), .text(decision.assignment.rawValue),
-                    ])
+                    added += try connection.execute(Self.insertDecision, Self.parameters(decision))
                 }
+                return added
             }
         }
     }
 
+    /// A decision's values, in the order of `insertDecision`'s parameters.
+    static func parameters(_ decision: Decision) -> [SQLValue] {
+        [
+            .integer(decision.timeMilliseconds), .text(decision.environment), .text(decision.requestId),
+            .text(decision.product), .text(decision.deviceLocale), SQLValue(decision.answeringLocale),
+            .text(decision.experimentId), .text(decision.arms), .text(decision.bundleDigest), SQLValue(decision.arm),
+            .text(decision.answerKind), SQLValue(decision.answer), .integer(decision.snapshotGeneration),
+            SQLValue(decision.subject?.hex), .text(decision.assignment.rawValue), SQLValue(decision.id),
+        ]
+    }
+
+    /// PostgreSQL's settlement in one statement, so one round trip: the insert (nothing on a
+    /// row that exists) and a read of the row that existed, flagged 1 and 0. Every part of a
+    /// statement reads the snapshot it started with, so the read never sees the row the insert
+    /// adds (an insert gives only its own row), and a row another server committed after that
+    /// snapshot and before the insert's conflict check is seen by neither part: no row, and the
+    /// caller reads it with a statement of its own (`selectArm`), the second round trip of that
+    /// race alone. `INSERT … ON CONFLICT DO UPDATE … RETURNING` would always return the row, but
+    /// would write a new version of it at every settlement, the sticky ones included; SQLite
+    /// has no data-modifying WITH, and its two statements cost no network.
+    static let settleInOneStatement = """
+        WITH inserted AS (
+            INSERT INTO assignments (experiment_id, subject_hash, arm, first_time_ms) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (experiment_id, subject_hash) DO NOTHING
+            RETURNING arm
+        )
+        SELECT arm, 1 FROM inserted
+        UNION ALL
+        SELECT arm, 0 FROM assignments WHERE experiment_id = $1 AND subject_hash = $2
+        """
+
+    static let insertAssignment = """
+        INSERT INTO assignments (experiment_id, subject_hash, arm, first_time_ms) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (experiment_id, subject_hash) DO NOTHING
+        """
+
+    static let selectArm = "SELECT arm FROM assignments WHERE experiment_id = $1 AND subject_hash = $2"
+
     /// The subscriber's arm in the experiment: `proposedArm` if they have none yet (recorded
     /// now, at `timeMilliseconds`), else the one recorded first. Atomic across connections and
     /// servers: the insert does nothing when a row exists, and the row then read is the winner's.
+    /// One round trip on PostgreSQL (`settleInOneStatement`) but in a race with another server;
+    /// SQLite inserts, then reads only when the row existed.
     public func settleAssignment(
         experiment: String, subject: SubjectHash, proposedArm: String, timeMilliseconds: Int64,
         deadline: ContinuousClock.Instant? = nil
     ) async throws(StoreError) -> Settled {
-        try await answerLane.run(deadline: deadline) { connection throws(StoreError) in
-            let inserted = try connection.execute(
-                """
-                INSERT INTO assignments (experiment_id, subject_hash, arm, first_time_ms) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (experiment_id, subject_hash) DO NOTHING
-                """,
-                [.text(experiment), .text(subject.hex), .text(proposedArm), .integer(timeMilliseconds)])
-            if inserted == 1 { return Settled(arm: proposedArm, isFirst: true) }
-            let rows = try connection.query(
-                "SELECT arm FROM assignments WHERE experiment_id = $1 AND subject_hash = $2", [.text(experiment), .text(subject.hex)])
+        let isPostgreSQL = if case .postgreSQL = url { true } else { false }
+        return try await answerLane.run(deadline: deadline) { connection throws(StoreError) in
+            let row: [SQLValue] = [.text(experiment), .text(subject.hex), .text(proposedArm), .integer(timeMilliseconds)]
+            if isPostgreSQL {
+                let rows = try connection.query(Self.settleInOneStatement, row)
+                // Both rows only when the one read was deleted (`--keep`) after the snapshot
+                // and this insert then made the subscriber's new one: that is theirs now.
+                if let inserted = rows.first(where: { $0.count == 2 && $0[1] == "1" }), let arm = inserted[0] {
+                    return Settled(arm: arm, isFirst: true)
+                }
+                if let existing = rows.first, existing.count == 2, let arm = existing[0] { return Settled(arm: arm, isFirst: false) }
+            } else if try connection.execute(Self.insertAssignment, row) == 1 {
+                return Settled(arm: proposedArm, isFirst: true)
+            }
+            let rows = try connection.query(Self.selectArm, [.text(experiment), .text(subject.hex)])
             // Deleted by --keep between the two statements: the next call settles it again.
             guard let arm = rows.first?.first ?? nil else { throw .unavailable("the assignment was deleted while it was read") }
             return Settled(arm: arm, isFirst: false)
@@ -204,7 +250,7 @@ public final class ExperimentStore: Sendable {
 
     static let decisionColumns = """
         time_ms, environment, request_id, product, device_locale, answering_locale, experiment_id, arms, bundle_digest,
-        arm, answer_kind, answer, snapshot_generation, subject_hash, assignment
+        arm, answer_kind, answer, snapshot_generation, subject_hash, assignment, decision_id
         """
 
     /// The decisions that name a subscriber, from `sinceMilliseconds` on, of one product or
@@ -283,7 +329,7 @@ public final class ExperimentStore: Sendable {
             product: try row.text(3), deviceLocale: try row.text(4), answeringLocale: row.optionalText(5),
             experimentId: try row.text(6), arms: try row.text(7), bundleDigest: try row.text(8), arm: row.optionalText(9),
             answerKind: try row.text(10), answer: row.optionalText(11), snapshotGeneration: try row.integer(12),
-            subject: row.optionalText(13).map(SubjectHash.init(hex:)), assignment: assignment)
+            subject: row.optionalText(13).map(SubjectHash.init(hex:)), assignment: assignment, id: row.optionalText(15))
     }
 
     private static func notification(_ row: RowReader) throws(StoreError) -> StoredNotification {

@@ -68,6 +68,16 @@ enum Schema {
             // the time they came.
             "CREATE INDEX notifications_subject_signed ON notifications (subject_hash, signed_date_ms)",
             "CREATE INDEX notifications_received ON notifications (received_ms)",
-        ]
+        ],
+        // 2: each decision's own key, made by the server that answered (`Decision.id`), so that a
+        // batch written twice keeps one row of each decision: the retry of a batch whose write
+        // timed out after the store had committed it, or whose COMMIT was lost with the
+        // connection. The insert does nothing on a key it finds (`ON CONFLICT (decision_id) DO
+        // NOTHING`). Rows written before this version have none: NULL, which the unique index
+        // allows any number of, in both databases.
+        [
+            "ALTER TABLE decisions ADD COLUMN decision_id TEXT",
+            "CREATE UNIQUE INDEX decisions_decision_id ON decisions (decision_id)",
+        ],
     ]
 }

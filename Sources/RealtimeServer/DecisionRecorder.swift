@@ -23,7 +23,13 @@ import Synchronization
 /// has answered every request in flight, it writes everything still queued, then returns.
 ///
 /// It also applies `--keep`: at start and every `retentionInterval`, decisions, assignments and
-/// notifications older than `keep` are deleted (`ExperimentStore.deleteOlder`).
+/// notifications older than `keep` are deleted (`ExperimentStore.deleteOlder`), and the arms kept
+/// in the process that were not used lately are trimmed (`AssignmentCache.trim`). A decision
+/// lost (either reason) was what kept its subscriber's assignment from `--keep`: that
+/// subscriber's kept arm is forgotten (`AssignmentCache`).
+///
+/// Each decision carries its own key (`Decision.id`) and the store keeps one row per key, so a
+/// batch written again, after a write that timed out but was committed, stores nothing twice.
 final class DecisionRecorder: Service, Sendable {
     struct Settings: Sendable {
         var capacity = 50_000
@@ -45,6 +51,7 @@ final class DecisionRecorder: Service, Sendable {
 
     private let store: ExperimentStore
     private let settings: Settings
+    private let assignmentCache: AssignmentCache
     private let notice: @Sendable (String) -> Void
     private let queue = Mutex<[Decision]>([])
     private let saidQueueFull = Atomic<Bool>(false)
@@ -57,10 +64,11 @@ final class DecisionRecorder: Service, Sendable {
     private let retentionFailures: CoreMetrics.Counter
     private let now: @Sendable () -> Date
 
-    init(store: ExperimentStore, settings: Settings, metrics: ServerMetrics, notice: @escaping @Sendable (String) -> Void,
-         now: @escaping @Sendable () -> Date) {
+    init(store: ExperimentStore, settings: Settings, assignmentCache: AssignmentCache, metrics: ServerMetrics,
+         notice: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.settings = settings
+        self.assignmentCache = assignmentCache
         self.notice = notice
         self.now = now
         recorded = metrics.counter("msgc_experiment_decisions_recorded_total", [])
@@ -78,6 +86,7 @@ final class DecisionRecorder: Service, Sendable {
             return true
         }
         guard !accepted else { return }
+        forgetArms(of: [decision])
         lostQueueFull.increment()
         if !saidQueueFull.exchange(true, ordering: .relaxed) {
             notice("the decision log's queue is full (\(settings.capacity) decisions): the experiment store does not keep up; newer decisions are dropped and counted in msgc_experiment_decisions_lost_total")
@@ -156,9 +165,8 @@ final class DecisionRecorder: Service, Sendable {
     /// the order they were queued); written, it leaves the queue. Nil when written or when
     /// nothing waits; else why the store did not take it, the batch still queued.
     ///
-    /// A batch that timed out may still be written by the store's thread after the deadline,
-    /// and then once more by a retry: the report, which counts each subscriber once by their
-    /// first exposure, gives the same figures (docs/experiments-store.md).
+    /// A batch that timed out may still be written by the store's thread after the deadline;
+    /// its retry then stores nothing twice, each decision's key being in the store already.
     private func writeHeadBatch() async -> StoreError? {
         let batch = queue.withLock { Array($0.prefix(settings.batchSize)) }
         guard !batch.isEmpty else { return nil }
@@ -176,24 +184,35 @@ final class DecisionRecorder: Service, Sendable {
     /// Counts the batch at the head of the queue as lost and removes it; says so the first time.
     private func dropHeadBatch(_ error: StoreError, afterRetries spent: Int) {
         let dropped = queue.withLock { queue in
-            let dropped = min(settings.batchSize, queue.count)
-            queue.removeFirst(dropped)
+            let dropped = Array(queue.prefix(settings.batchSize))
+            queue.removeFirst(dropped.count)
             return dropped
         }
-        guard dropped > 0 else { return }
-        lostStore.increment(by: Int64(dropped))
+        guard !dropped.isEmpty else { return }
+        forgetArms(of: dropped)
+        lostStore.increment(by: Int64(dropped.count))
         if !saidStoreFailure.exchange(true, ordering: .relaxed) {
             let tried = spent > 0 ? ", after \(spent) retries" : ""
-            notice("the decision log lost \(dropped) decisions (\(error)\(tried)); later losses are counted in msgc_experiment_decisions_lost_total, answers are not affected")
+            notice("the decision log lost \(dropped.count) decisions (\(error)\(tried)); later losses are counted in msgc_experiment_decisions_lost_total, answers are not affected")
+        }
+    }
+
+    /// Forgets the kept arms of the subscribers of lost decisions: a decision kept its
+    /// subscriber's assignment from `--keep`, and a lost one no longer does.
+    private func forgetArms(of decisions: [Decision]) {
+        for decision in decisions where decision.arm != nil {
+            guard let subject = decision.subject else { continue }
+            assignmentCache.forget(experiment: decision.experimentId, subject: subject)
         }
     }
 
     private func applyRetention() async {
-        let cutoff = Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) - settings.keepMilliseconds
+        let milliseconds = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
         do {
-            _ = try await store.deleteOlder(thanMilliseconds: cutoff, deadline: .now + .seconds(60))
+            _ = try await store.deleteOlder(thanMilliseconds: milliseconds - settings.keepMilliseconds, deadline: .now + .seconds(60))
         } catch {
             retentionFailures.increment()
         }
+        assignmentCache.trim(at: milliseconds)
     }
 }

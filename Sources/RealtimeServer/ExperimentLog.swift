@@ -42,6 +42,7 @@ public struct ExperimentSettings: Sendable {
 struct ExperimentLog: Sendable {
     let settings: ExperimentSettings
     let recorder: DecisionRecorder
+    let stickyArms: StickyArms
     let notificationVerifier: NotificationVerifier
     let assignments: [Decision.Assignment: CoreMetrics.Counter]
     let notifications: [String: CoreMetrics.Counter]
@@ -49,9 +50,13 @@ struct ExperimentLog: Sendable {
     /// The outcomes of a notification, each a series of `msgc_experiment_notifications_total`.
     static let notificationOutcomes = ["stored", "duplicate", "acknowledged", "refused", "store-unavailable"]
 
-    init(settings: ExperimentSettings, recorder: DecisionRecorder, notificationVerifier: NotificationVerifier, metrics: ServerMetrics) {
+    init(
+        settings: ExperimentSettings, recorder: DecisionRecorder, assignmentCache: AssignmentCache,
+        notificationVerifier: NotificationVerifier, metrics: ServerMetrics
+    ) {
         self.settings = settings
         self.recorder = recorder
+        stickyArms = StickyArms(store: settings.store, cache: assignmentCache, deadline: settings.settleDeadline, metrics: metrics)
         self.notificationVerifier = notificationVerifier
         assignments = Dictionary(uniqueKeysWithValues: Decision.Assignment.allCases.map {
             ($0, metrics.counter("msgc_experiment_exposures_total", [("assignment", $0.rawValue)]))
@@ -63,7 +68,8 @@ struct ExperimentLog: Sendable {
 
     /// A verified request answered as the responder answers it, with a weighted product's arm
     /// kept sticky, and its decision queued for the log. The store is asked only to settle the
-    /// arm, within `settleDeadline`; it never fails an answer.
+    /// arm of a subscriber this server does not keep one for (`StickyArms`), within
+    /// `settleDeadline`; it never fails an answer.
     func answer(
         _ request: DecodedRealtimeRequest, served: ServedSnapshot, at now: Date
     ) async -> (reply: RealtimeReply, assignment: Decision.Assignment) {
@@ -78,10 +84,7 @@ struct ExperimentLog: Sendable {
         var arm: String?
         var assignment = Decision.Assignment.none
         if product?.choice == .weighted, let hashed = reply.messageKey, arms.contains(where: { $0.message == hashed }) {
-            do {
-                let settled = try await settings.store.settleAssignment(
-                    experiment: experiment, subject: subject, proposedArm: hashed, timeMilliseconds: milliseconds,
-                    deadline: .now + settings.settleDeadline)
+            if let settled = await stickyArms.settle(experiment: experiment, subject: subject, proposedArm: hashed, at: milliseconds) {
                 arm = settled.arm
                 if settled.isFirst {
                     assignment = .first
@@ -96,7 +99,7 @@ struct ExperimentLog: Sendable {
                         assignment = .marked
                     }
                 }
-            } catch {
+            } else {
                 arm = hashed
                 assignment = .hashed
             }
@@ -108,7 +111,8 @@ struct ExperimentLog: Sendable {
             answeringLocale: reply.messageKey == nil ? nil : reply.locale, experimentId: experiment,
             arms: experiment, bundleDigest: snapshot.bundleDigest, arm: arm,
             answerKind: Self.answerKind(reply), answer: Self.answered(reply, product: product),
-            snapshotGeneration: Int64(served.generation), subject: subject, assignment: assignment))
+            snapshotGeneration: Int64(served.generation), subject: subject, assignment: assignment,
+            id: UUID().uuidString))
         return (reply, assignment)
     }
 

@@ -118,14 +118,17 @@ public struct RealtimeServer: Sendable {
                 trustedRoots: responderConfiguration.trustedRoots, bundleId: snapshot.bundleId,
                 environment: snapshot.environment, appAppleId: responderConfiguration.appAppleId))
             let clock = clock
-            var recording = DecisionRecorder.Settings(keepMilliseconds: Self.nanoseconds(settings.keep) / 1_000_000)
+            let keepMilliseconds = Self.nanoseconds(settings.keep) / 1_000_000
+            var recording = DecisionRecorder.Settings(keepMilliseconds: keepMilliseconds)
             recording.retryDelays = DecisionRecorder.Settings.doublingDelays(retries: settings.decisionRetries)
+            let assignmentCache = AssignmentCache(keepMilliseconds: keepMilliseconds)
             let made = DecisionRecorder(
                 store: settings.store,
-                settings: recording,
+                settings: recording, assignmentCache: assignmentCache,
                 metrics: metrics, notice: output.notice, now: { clock.now() })
             recorder = made
-            experiments = ExperimentLog(settings: settings, recorder: made, notificationVerifier: verifier, metrics: metrics)
+            experiments = ExperimentLog(
+                settings: settings, recorder: made, assignmentCache: assignmentCache, notificationVerifier: verifier, metrics: metrics)
         }
         let notificationReader = RequestBodyReader(maxByteCount: NotificationVerifier.maxBodySize, deadline: configuration.bodyDeadline)
         let handler = RealtimeHandler(

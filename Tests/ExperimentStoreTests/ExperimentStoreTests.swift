@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 @testable import ExperimentStore
@@ -42,6 +43,14 @@ final class StoreFixture {
     }
 }
 
+/// A flag a store's thread sets and a test reads.
+final class Flag: Sendable {
+    private let value = Atomic(false)
+
+    func set() { value.store(true, ordering: .sequentiallyConsistent) }
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+}
+
 /// What every store must do, run against SQLite and PostgreSQL alike.
 enum StoreCheck: String, CaseIterable, Sendable {
     case migratingTwiceChangesNothing
@@ -51,6 +60,10 @@ enum StoreCheck: String, CaseIterable, Sendable {
     case aNotificationIsStoredOnce
     case deleteOlderKeepsWhatIsStillSeen
     case aStoreThatIsDownFailsAndComesBack
+    case aBatchWrittenTwiceIsStoredOnce
+    case aWriteThatTimedOutAfterItsCommitIsStoredOnce
+    case aVersion1StoreMigratesAndKeepsItsRows
+    case aSettlementRacingAnotherServersInsertGetsTheirArm
 
     func run(_ fixture: StoreFixture) async throws {
         switch self {
@@ -61,6 +74,10 @@ enum StoreCheck: String, CaseIterable, Sendable {
         case .aNotificationIsStoredOnce: try await Self.notificationsOnce(fixture)
         case .deleteOlderKeepsWhatIsStillSeen: try await Self.deleteOlder(fixture)
         case .aStoreThatIsDownFailsAndComesBack: try await Self.outage(fixture)
+        case .aBatchWrittenTwiceIsStoredOnce: try await Self.writtenTwice(fixture)
+        case .aWriteThatTimedOutAfterItsCommitIsStoredOnce: try await Self.timedOutAfterCommit(fixture)
+        case .aVersion1StoreMigratesAndKeepsItsRows: try await Self.fromVersion1(fixture)
+        case .aSettlementRacingAnotherServersInsertGetsTheirArm: try await Self.settleRacingAnInsert(fixture)
         }
     }
 
@@ -77,7 +94,8 @@ enum StoreCheck: String, CaseIterable, Sendable {
             arms: "stay-a=50,stay-b=50", bundleDigest: "sha256:abc", arm: subject == nil ? nil : (number % 2 == 0 ? "stay-a" : "stay-b"),
             answerKind: number % 7 == 0 ? "declined" : "message", answer: number % 7 == 0 ? nil : "Grüße „\(number)“",
             snapshotGeneration: Int64(number / 100), subject: subject,
-            assignment: Decision.Assignment.allCases[number % Decision.Assignment.allCases.count])
+            assignment: Decision.Assignment.allCases[number % Decision.Assignment.allCases.count],
+            id: String(format: "5f0d6a52-0000-4000-8000-%012d", number))
     }
 
     static func notification(_ uuid: String, subject: SubjectHash, signed: Int64, received: Int64, isRelevant: Bool = true) -> StoredNotification {
@@ -95,12 +113,13 @@ enum StoreCheck: String, CaseIterable, Sendable {
         async let theirs = beside.migrate()
         let both = try await [mine, theirs].map(\.fromVersion).sorted()
         #expect(both == [0, ExperimentStore.schemaVersion])
-        #expect(try await store.migrate() == .init(fromVersion: 1, toVersion: 1))
+        let current = ExperimentStore.schemaVersion
+        #expect(try await store.migrate() == .init(fromVersion: current, toVersion: current))
         await beside.close()
         await store.close()
         // Another server starting later finds it done.
         let other = try fixture.open()
-        #expect(try await other.migrate() == .init(fromVersion: 1, toVersion: 1))
+        #expect(try await other.migrate() == .init(fromVersion: current, toVersion: current))
         await other.close()
     }
 
@@ -108,13 +127,14 @@ enum StoreCheck: String, CaseIterable, Sendable {
         let store = try fixture.open()
         _ = try await store.migrate()
         #expect(try await store.settleAssignment(experiment: "e", subject: subject(1), proposedArm: "a", timeMilliseconds: 1).isFirst)
+        let known = ExperimentStore.schemaVersion
         _ = try await store.bulkLane.run(deadline: nil) { connection throws(StoreError) in
-            try connection.execute("INSERT INTO schema_version (version) VALUES (2)", [])
+            try connection.execute("INSERT INTO schema_version (version) VALUES ($1)", [.integer(Int64(known + 1))])
         }
         await store.close()
         let newer = try fixture.open()
-        await #expect(throws: StoreError.schemaTooNew(found: 2, known: 1)) { try await newer.migrate() }
-        #expect(StoreError.schemaTooNew(found: 2, known: 1).description.contains("schema version 2, newer than the 1 this msgc knows"))
+        await #expect(throws: StoreError.schemaTooNew(found: known + 1, known: known)) { try await newer.migrate() }
+        #expect(StoreError.schemaTooNew(found: 3, known: 2).description.contains("schema version 3, newer than the 2 this msgc knows"))
         // Refused untouched.
         #expect(try await newer.assignments(experiment: "e").map(\.arm) == ["a"])
         await newer.close()
@@ -141,8 +161,8 @@ enum StoreCheck: String, CaseIterable, Sendable {
         await #expect(throws: StoreError.self) {
             try await store.bulkLane.run(deadline: nil) { connection throws(StoreError) in
                 try connection.transaction { () throws(StoreError) in
-                    _ = try connection.execute(ExperimentStore.insertDecision, Self.parameters(refused[0]))
-                    var broken = Self.parameters(refused[1])
+                    _ = try connection.execute(ExperimentStore.insertDecision, ExperimentStore.parameters(refused[0]))
+                    var broken = ExperimentStore.parameters(refused[1])
                     broken[14] = .text("sometimes")
                     _ = try connection.execute(ExperimentStore.insertDecision, broken)
                 }
@@ -150,15 +170,6 @@ enum StoreCheck: String, CaseIterable, Sendable {
         }
         #expect(try await store.exposures(product: nil, sinceMilliseconds: 9_000).isEmpty)
         await store.close()
-    }
-
-    static func parameters(_ decision: Decision) -> [SQLValue] {
-        [
-            .integer(decision.timeMilliseconds), .text(decision.environment), .text(decision.requestId), .text(decision.product),
-            .text(decision.deviceLocale), SQLValue(decision.answeringLocale), .text(decision.experimentId), .text(decision.arms),
-            .text(decision.bundleDigest), SQLValue(decision.arm), .text(decision.answerKind), SQLValue(decision.answer),
-            .integer(decision.snapshotGeneration), SQLValue(decision.subject?.hex), .text(decision.assignment.rawValue),
-        ]
     }
 
     static func concurrentSettle(_ fixture: StoreFixture) async throws {
@@ -307,6 +318,157 @@ enum StoreCheck: String, CaseIterable, Sendable {
         #expect(try await store.exposures(product: nil, sinceMilliseconds: 0).map(\.requestId) == ["req-00004"])
         await store.close()
         await #expect(throws: StoreError.closed) { try await store.migrate() }
+    }
+
+    static func writtenTwice(_ fixture: StoreFixture) async throws {
+        let store = try fixture.open()
+        _ = try await store.migrate()
+        let batch = (0..<30).map { decision($0, time: 1_000 + Int64($0), subject: subject($0)) }
+        #expect(try await store.record(decisions: batch) == 30)
+        // The same batch again (a retry), and one that overlaps it: only the new decisions are added.
+        #expect(try await store.record(decisions: batch) == 0)
+        let overlapping = Array(batch.suffix(10)) + (30..<40).map { decision($0, time: 1_000 + Int64($0), subject: subject($0)) }
+        #expect(try await store.record(decisions: overlapping) == 10)
+        #expect(try await store.exposures(product: nil, sinceMilliseconds: 0).map(\.requestId) == (0..<40).map { String(format: "req-%05d", $0) })
+        // Two servers writing the same batch at once: one row each.
+        let other = try fixture.open()
+        let shared = (40..<60).map { decision($0, time: 2_000 + Int64($0), subject: subject($0)) }
+        async let mine = store.record(decisions: shared)
+        async let theirs = other.record(decisions: shared)
+        #expect(try await mine + theirs == 20)
+        // A decision without a key (one not made by a server) is appended each time, as before version 2.
+        var keyless = decision(90, time: 3_000, subject: subject(90))
+        keyless.id = nil
+        #expect(try await store.record(decisions: [keyless]) == 1)
+        #expect(try await store.record(decisions: [keyless]) == 1)
+        let all = try await store.exposures(product: nil, sinceMilliseconds: 0)
+        #expect(all.count == 62)
+        #expect(Set(all.compactMap(\.id)).count == 60)
+        await other.close()
+        await store.close()
+    }
+
+    /// Holds the decisions table against writers, in a transaction on a store of its own, until
+    /// `release` is signalled (at most `seconds`); `held` is set once the lock is taken.
+    static func holdDecisions(
+        _ backend: StoreFixture.Backend, _ blocker: ExperimentStore, held: Flag, release: DispatchSemaphore, seconds: Double
+    ) async throws {
+        let lock = backend == .postgreSQL ? "LOCK TABLE decisions IN EXCLUSIVE MODE" : nil
+        try await blocker.bulkLane.run(deadline: nil) { connection throws(StoreError) in
+            // SQLite's transaction takes the write lock as it begins (BEGIN IMMEDIATE).
+            try connection.transaction { () throws(StoreError) in
+                if let lock { _ = try connection.execute(lock, []) }
+                held.set()
+                _ = release.wait(timeout: .now() + seconds)
+            }
+        }
+    }
+
+    /// Waits, in steps of 10 ms and at most `seconds`, until `isDone`.
+    static func wait(seconds: Double, until isDone: () -> Bool) async -> Bool {
+        for _ in 0..<Int(seconds * 100) {
+            if isDone() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return isDone()
+    }
+
+    static func timedOutAfterCommit(_ fixture: StoreFixture) async throws {
+        let store = try fixture.open()
+        _ = try await store.migrate()
+        let blocker = try fixture.open()
+        let held = Flag()
+        let release = DispatchSemaphore(value: 0)
+        let backend = fixture.backend
+        let holding = Task { try await holdDecisions(backend, blocker, held: held, release: release, seconds: 10) }
+        #expect(await wait(seconds: 10) { held.isSet })
+        // The write waits for the lock past its deadline: the caller gets .timedOut, while the
+        // store's thread still holds the write, which commits once the lock is released.
+        let batch = (0..<25).map { decision($0, time: 1_000 + Int64($0), subject: subject($0)) }
+        await #expect(throws: StoreError.timedOut) {
+            try await store.record(decisions: batch, deadline: .now + .milliseconds(100))
+        }
+        release.signal()
+        try await holding.value
+        // A call without a deadline runs after the timed-out write on the same thread: by then it has committed.
+        #expect(try await store.exposures(product: nil, sinceMilliseconds: 0).count == 25)
+        // The retry stores nothing twice.
+        #expect(try await store.record(decisions: batch) == 0)
+        let rows = try await store.exposures(product: nil, sinceMilliseconds: 0)
+        #expect(rows.count == 25 && Set(rows.compactMap(\.id)).count == 25)
+        await blocker.close()
+        await store.close()
+    }
+
+    /// Version 1's tables, written by hand as an msgc of that version made them, with two decisions.
+    static let version1Decision = """
+        INSERT INTO decisions (time_ms, environment, request_id, product, device_locale, answering_locale, experiment_id,
+            arms, bundle_digest, arm, answer_kind, answer, snapshot_generation, subject_hash, assignment)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+        """
+
+    static func fromVersion1(_ fixture: StoreFixture) async throws {
+        let old = try fixture.open()
+        let written = [decision(1, time: 1_000, subject: subject(1)), decision(2, time: 1_001, subject: subject(2))]
+        _ = try await old.bulkLane.run(deadline: nil) { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) in
+                _ = try connection.execute(Schema.createVersionTable, [])
+                for statement in Schema.migrations[0] { _ = try connection.execute(statement, []) }
+                _ = try connection.execute("INSERT INTO schema_version (version) VALUES (1)", [])
+                for decision in written {
+                    _ = try connection.execute(version1Decision, Array(ExperimentStore.parameters(decision).prefix(15)))
+                }
+            }
+        }
+        _ = try await old.settleAssignment(experiment: "e", subject: subject(1), proposedArm: "a", timeMilliseconds: 1_000)
+        await old.close()
+
+        let store = try fixture.open()
+        #expect(try await store.migrate() == .init(fromVersion: 1, toVersion: ExperimentStore.schemaVersion))
+        // Version 1's rows are kept, without a key.
+        var keyless = written
+        for index in keyless.indices { keyless[index].id = nil }
+        #expect(try await store.exposures(product: nil, sinceMilliseconds: 0) == keyless)
+        #expect(try await store.assignments(experiment: "e").map(\.arm) == ["a"])
+        // New decisions are keyed, and stored once.
+        let batch = (3..<8).map { decision($0, time: 1_100 + Int64($0), subject: subject($0)) }
+        #expect(try await store.record(decisions: batch) == 5)
+        #expect(try await store.record(decisions: batch) == 0)
+        #expect(try await store.exposures(product: nil, sinceMilliseconds: 0) == keyless + batch)
+        await store.close()
+    }
+
+    static func settleRacingAnInsert(_ fixture: StoreFixture) async throws {
+        let store = try fixture.open()
+        _ = try await store.migrate()
+        // Another server inserts the subscriber's row in a transaction and commits it only after
+        // this server's settlement has started and waits for it: the settlement's insert then
+        // finds the row, which the statement's own snapshot did not have (PostgreSQL's second
+        // round trip), and answers with their arm.
+        let other = try fixture.open()
+        let held = Flag()
+        let release = DispatchSemaphore(value: 0)
+        let theirs = Task {
+            try await other.bulkLane.run(deadline: nil) { connection throws(StoreError) in
+                try connection.transaction { () throws(StoreError) in
+                    _ = try connection.execute(ExperimentStore.insertAssignment, [.text("e"), .text(subject(7).hex), .text("theirs"), .integer(5)])
+                    held.set()
+                    _ = release.wait(timeout: .now() + 10)
+                }
+            }
+        }
+        #expect(await wait(seconds: 10) { held.isSet })
+        async let mine = store.settleAssignment(experiment: "e", subject: subject(7), proposedArm: "mine", timeMilliseconds: 6)
+        try await Task.sleep(for: .milliseconds(200))
+        release.signal()
+        try await theirs.value
+        #expect(try await mine == .init(arm: "theirs", isFirst: false))
+        #expect(try await store.assignments(experiment: "e").map(\.arm) == ["theirs"])
+        // And the plain cases: a new subscriber is first, a known one gets their arm.
+        #expect(try await store.settleAssignment(experiment: "e", subject: subject(8), proposedArm: "mine", timeMilliseconds: 7) == .init(arm: "mine", isFirst: true))
+        #expect(try await other.settleAssignment(experiment: "e", subject: subject(8), proposedArm: "theirs", timeMilliseconds: 8) == .init(arm: "mine", isFirst: false))
+        await other.close()
+        await store.close()
     }
 }
 

@@ -194,11 +194,17 @@ struct RealtimeExperimentPostgreSQLTests {
         let refused = world.notify(otherApp.line, to: 0)
         #expect(refused.map { (400..<500).contains($0) } == true, "another app's: \(String(describing: refused))")
 
-        // The outage: every request answered from the hash, notifications 503.
+        // The outage: every request answered, notifications 503. The newcomers' arms come from
+        // the hash; the returning subscribers, each sent to a server that answered them before,
+        // get the arm that server keeps, without the store. (Their requests are signed again with
+        // the same requestIdentifiers: the outage's sticky decisions are counted from here.)
+        let returning = try world.requests(0..<20)
+        let returningRequests = returning.map { "'\(RealtimeServeStoreTests.ids($0).requestIdentifier)'" }.joined(separator: ", ")
+        let returningSticky = "SELECT COUNT(*) FROM decisions WHERE assignment = 'sticky' AND request_id IN (\(returningRequests))"
+        let stickyBefore = try world.database.query(returningSticky).first.flatMap { Int($0) } ?? -1
         try world.database.stop()
         let outage = try world.requests(160..<200)
         for (offset, body) in outage.enumerated() { world.post(body, index: 160 + offset, to: offset % 2) }
-        let returning = try world.requests(0..<20)
         for (offset, body) in returning.enumerated() { world.post(body, index: offset, to: offset % 2) }
         let during = notes.dropFirst(half).prefix(20)
         for note in during { #expect(world.notify(note.line, to: 0) == 503) }
@@ -254,7 +260,8 @@ struct RealtimeExperimentPostgreSQLTests {
         }
         let total = world.posted.reduce(0, +)
         #expect(try world.database.query("SELECT COUNT(*) FROM decisions") == [String(total)])
-        #expect(try world.database.query("SELECT COUNT(*) FROM decisions WHERE assignment = 'hashed'") == ["60"])
+        #expect(try world.database.query("SELECT COUNT(*) FROM decisions WHERE assignment = 'hashed'") == ["40"])
+        #expect(try world.database.query(returningSticky) == [String(stickyBefore + 20)])
         #expect(try world.database.query(
             "SELECT COUNT(*) FROM (SELECT subject_hash FROM decisions GROUP BY subject_hash HAVING COUNT(DISTINCT arm) > 1) AS split") == ["0"])
         #expect(try world.database.query(

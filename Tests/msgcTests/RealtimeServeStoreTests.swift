@@ -215,21 +215,7 @@ struct RealtimeServeStoreTests {
         // No retries: this test is about the loss (PostgreSQLOutageTests shows the retries).
         let server = try fixture.start(["--assignment-deadline-ms", "50", "--decision-retries", "0"])
         // The store exists once the server listens (migrated at start).
-        let locker = Process()
-        locker.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        locker.arguments = [fixture.store]
-        let input = Pipe()
-        let output = Pipe()
-        locker.standardInput = input
-        locker.standardOutput = output
-        try locker.run()
-        input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nINSERT INTO schema_version (version) VALUES (999);\nSELECT 'locked';\n".utf8))
-        let said = Locked("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil } else { said.withLock { $0 += String(decoding: data, as: UTF8.self) } }
-        }
-        #expect(ServeProcess.wait(upTo: 10) { said.withLock { $0.contains("locked") } })
+        let lock = try SQLiteLock(fixture.store)
         for body in bodies {
             let status = RealtimeServeTests.post(server.port, body)?.status
             #expect(status == 200 || status == 404, "\(String(describing: status))")
@@ -241,13 +227,88 @@ struct RealtimeServeStoreTests {
         let stderr = server.stderr
         #expect(stderr.components(separatedBy: "the decision log lost").count == 2, "\(stderr)")
         // Released: the server goes on recording.
-        input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
-        try? input.fileHandleForWriting.close()
-        locker.waitUntilExit()
+        lock.release()
         for body in bodies.prefix(3) { _ = RealtimeServeTests.post(server.port, body) }
         #expect(server.stop() == 0)
         let recorded = try fixture.query("SELECT COUNT(*) FROM decisions").first.flatMap { Int($0) } ?? 0
         #expect(recorded >= 3)
+    }
+
+    /// An outage longer than the decision log's retries (`--decision-retries 2`: tried again
+    /// after 0.5 s and 1 s, each attempt waiting 2 s for SQLite's lock): every request is still
+    /// answered, the batch the store never took is lost, counted in
+    /// msgc_experiment_decisions_lost_total{reason="store"} and said once (the retries too), and
+    /// once the store is back recording resumes: each decision is then in the store once or
+    /// counted lost, and every one made after the outage is in the store.
+    @Test func anOutageLongerThanTheRetriesCountsTheLossOnceAndRecordingResumes() throws {
+        let fixture = try Fixture(count: 30)
+        let bodies = try fixture.base.loadBodies()
+        let server = try fixture.start(["--assignment-deadline-ms", "50", "--decision-retries", "2"])
+        func answer(_ wave: ArraySlice<[UInt8]>) {
+            for body in wave {
+                let status = RealtimeServeTests.post(server.port, body)?.status
+                #expect(status == 200 || status == 404, "\(String(describing: status))")
+            }
+        }
+        let lost = #"msgc_experiment_decisions_lost_total{reason="store"}"#
+        let lock = try SQLiteLock(fixture.store)
+        answer(bodies[0..<10])
+        #expect(ServeProcess.wait(upTo: 40) { (Self.metric(server.port, lost) ?? 0) > 0 }, "\(server.stderr)")
+        #expect((Self.metric(server.port, "msgc_experiment_decision_retries_total") ?? 0) >= 2)
+        // Still down: still answered.
+        answer(bodies[10..<20])
+        #expect((Self.metric(server.port, #"msgc_experiment_exposures_total{assignment="hashed"}"#) ?? 0) > 0)
+        lock.release()
+        answer(bodies[20..<30])
+        // Every decision written or counted lost (the second wave's batch may have been either).
+        #expect(ServeProcess.wait(upTo: 40) {
+            (Self.metric(server.port, "msgc_experiment_decisions_recorded_total") ?? 0) + (Self.metric(server.port, lost) ?? 0) == 30
+        })
+        let lostCount = Int(Self.metric(server.port, lost) ?? -1)
+        #expect(lostCount >= 1 && lostCount <= 20)
+        #expect(server.stop() == 0)
+        let stderr = server.stderr
+        #expect(stderr.components(separatedBy: "the decision log lost").count == 2, "\(stderr)")
+        #expect(stderr.components(separatedBy: "are tried again").count == 2, "\(stderr)")
+        #expect(try fixture.query("SELECT COUNT(*) FROM decisions") == [String(30 - lostCount)])
+        #expect(try fixture.query("SELECT COUNT(DISTINCT decision_id) FROM decisions") == [String(30 - lostCount)])
+        let after = bodies[20..<30].map { "'\(Self.ids($0).requestIdentifier)'" }.joined(separator: ", ")
+        #expect(try fixture.query("SELECT COUNT(*) FROM decisions WHERE request_id IN (\(after))") == ["10"])
+    }
+
+    /// Another process holding SQLite's write lock on the store (the sqlite3 tool, in an
+    /// exclusive transaction): the SQLite store's "down", until `release`.
+    final class SQLiteLock {
+        let process = Process()
+        let input = Pipe()
+
+        init(_ store: String) throws {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [store]
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nINSERT INTO schema_version (version) VALUES (999);\nSELECT 'locked';\n".utf8))
+            let said = Locked("")
+            output.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if data.isEmpty { handle.readabilityHandler = nil } else { said.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+            }
+            guard ServeProcess.wait(upTo: 10, for: { said.withLock { $0.contains("locked") } }) else {
+                process.terminate()
+                throw ServeProcess.Failure(description: "sqlite3 did not take the lock")
+            }
+        }
+
+        func release() {
+            guard process.isRunning else { return }
+            input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+
+        deinit { release() }
     }
 
     /// --store without --subject-key, and a store that cannot be opened, exit 2 before listening.

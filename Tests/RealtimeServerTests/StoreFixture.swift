@@ -1,0 +1,101 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TestSupport
+@testable import ExperimentStore
+@testable import RealtimeServer
+
+/// One experiment store of either kind for one test: a SQLite file in a fresh folder, or a
+/// PostgreSQL server of the test's own (`PostgreSQLServer`). Removed (and stopped) when the
+/// test ends. Suites that use it run with `.ownThreads`: its server's commands block.
+final class StoreFixture {
+    enum Backend: String, CaseIterable, Sendable {
+        case sqlite, postgreSQL
+    }
+
+    /// The backends this machine can run: SQLite always, PostgreSQL where its binaries are.
+    static let backends: [Backend] = PostgreSQLServer.binaries == nil ? [.sqlite] : [.sqlite, .postgreSQL]
+
+    let backend: Backend
+    let folder: URL
+    let server: PostgreSQLServer?
+    let url: StoreURL
+
+    init(_ backend: Backend) throws {
+        self.backend = backend
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-server-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        switch backend {
+        case .sqlite:
+            server = nil
+            url = try StoreURL(parsing: "sqlite:" + folder.appendingPathComponent("store.db").path)
+        case .postgreSQL:
+            let server = try PostgreSQLServer()
+            self.server = server
+            url = try StoreURL(parsing: server.uri)
+        }
+    }
+
+    /// A store on the fixture's database, migrated: each call is another connection, as another server's.
+    func open(busyTimeoutMilliseconds: Int = 5_000) async throws -> ExperimentStore {
+        let store = try ExperimentStore(url: url, options: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds, connectTimeoutSeconds: 5))
+        _ = try await store.migrate()
+        return store
+    }
+
+    deinit {
+        try? server?.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Holds `table` against writers, in a transaction on `blocker`'s thread, until `release` is
+    /// signalled (at most 10 s); `held` is set once the lock is taken. SQLite's transaction
+    /// takes the file's write lock as it begins (BEGIN IMMEDIATE); PostgreSQL locks the table.
+    static func hold(_ table: String, on blocker: ExperimentStore, backend: Backend, held: Flag, release: DispatchSemaphore) async throws {
+        let lock = backend == .postgreSQL ? "LOCK TABLE \(table) IN EXCLUSIVE MODE" : nil
+        try await blocker.bulkLane.run(deadline: nil) { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) in
+                if let lock { _ = try connection.execute(lock, []) }
+                held.set()
+                _ = release.wait(timeout: .now() + 10)
+            }
+        }
+    }
+}
+
+/// A flag one thread sets and a test reads.
+final class Flag: Sendable {
+    private let value = Atomic(false)
+
+    func set() { value.store(true, ordering: .sequentiallyConsistent) }
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+}
+
+/// What a service said on standard error, kept for the test to read.
+final class Notices: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func say(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+    func count(containing text: String) -> Int { all.filter { $0.contains(text) }.count }
+}
+
+/// Waits, in steps of 10 ms and at most `seconds`, until `isDone`; whether it was.
+func wait(seconds: Double, until isDone: () -> Bool) async -> Bool {
+    for _ in 0..<Int(seconds * 100) {
+        if isDone() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return isDone()
+}
+
+extension ServerMetrics {
+    /// The value of one series (`name{label="value"}`) of /metrics; nil when it is not there.
+    func value(_ series: String) -> Double? {
+        let text = String(decoding: exposition(), as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
+            return Double(line.dropFirst(series.count + 1))
+        }
+        return nil
+    }
+}
