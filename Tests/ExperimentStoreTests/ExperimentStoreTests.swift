@@ -374,19 +374,23 @@ enum StoreCheck: String, CaseIterable, Sendable {
     }
 
     static func timedOutAfterCommit(_ fixture: StoreFixture) async throws {
-        let store = try fixture.open()
+        // The write waits for the lock far longer than its deadline (a second: long enough for
+        // the store's thread to come to it on a loaded machine), so it commits once released.
+        let store = try fixture.open(.init(busyTimeoutMilliseconds: 60_000, connectTimeoutSeconds: 5, statementTimeoutMilliseconds: 60_000))
         _ = try await store.migrate()
         let blocker = try fixture.open()
         let held = Flag()
         let release = DispatchSemaphore(value: 0)
         let backend = fixture.backend
-        let holding = Task { try await holdDecisions(backend, blocker, held: held, release: release, seconds: 10) }
-        #expect(await wait(seconds: 10) { held.isSet })
+        // The hold's bound is far off: released by the test, it only ends a test that failed
+        // first, and on a loaded machine the write may not start for seconds.
+        let holding = Task { try await holdDecisions(backend, blocker, held: held, release: release, seconds: 120) }
+        #expect(await wait(seconds: 60) { held.isSet })
         // The write waits for the lock past its deadline: the caller gets .timedOut, while the
         // store's thread still holds the write, which commits once the lock is released.
         let batch = (0..<25).map { decision($0, time: 1_000 + Int64($0), subject: subject($0)) }
         await #expect(throws: StoreError.timedOut) {
-            try await store.record(decisions: batch, deadline: .now + .milliseconds(100))
+            try await store.record(decisions: batch, deadline: .now + .seconds(1))
         }
         release.signal()
         try await holding.value

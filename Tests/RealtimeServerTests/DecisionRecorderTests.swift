@@ -48,7 +48,9 @@ import TestSupport
     @Test(arguments: StoreFixture.backends)
     func aBatchRetriedAfterATimeoutThatCommittedIsStoredOnce(_ backend: StoreFixture.Backend) async throws {
         let fixture = try StoreFixture(backend)
-        let store = try await fixture.open()
+        // The write waits for the lock far longer than its deadline (a second: long enough for
+        // the store's thread to come to it on a loaded machine), so it commits once released.
+        let store = try await fixture.open(busyTimeoutMilliseconds: 60_000)
         let blocker = try await fixture.open()
         let metrics = ServerMetrics(version: "test")
         let notices = Notices()
@@ -58,7 +60,7 @@ import TestSupport
         cache.keep("a", experiment: "e", subject: Self.subject(999), at: 0)
         var settings = DecisionRecorder.Settings(keepMilliseconds: 3_600_000)
         settings.flushInterval = .milliseconds(20)
-        settings.writeDeadline = .milliseconds(100)
+        settings.writeDeadline = .seconds(1)
         settings.retryDelays = [.milliseconds(300), .milliseconds(300), .milliseconds(300), .seconds(1), .seconds(2)]
         let recorder = DecisionRecorder(
             store: store, settings: settings, assignmentCache: cache, metrics: metrics, notice: notices.say, now: { Date() })
@@ -68,10 +70,10 @@ import TestSupport
         let held = Flag()
         let release = DispatchSemaphore(value: 0)
         let holding = Task { try await StoreFixture.hold("decisions", on: blocker, backend: backend, held: held, release: release) }
-        #expect(await wait(seconds: 10) { held.isSet })
+        #expect(await wait(seconds: 60) { held.isSet })
         let decisions = (0..<40).map { Self.decision($0) }
         for decision in decisions { recorder.enqueue(decision) }
-        #expect(await wait(seconds: 10) { notices.count(containing: "did not answer before the deadline") == 1 }, "\(notices.all)")
+        #expect(await wait(seconds: 60) { notices.count(containing: "did not answer before the deadline") == 1 }, "\(notices.all)")
         release.signal()
         try await holding.value
         #expect(await wait(seconds: 30) { metrics.value("msgc_experiment_decisions_recorded_total") == 40 })

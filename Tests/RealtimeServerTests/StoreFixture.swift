@@ -37,8 +37,12 @@ final class StoreFixture {
     }
 
     /// A store on the fixture's database, migrated: each call is another connection, as another server's.
+    /// `busyTimeoutMilliseconds` bounds a wait for a lock (SQLite's busy timeout, PostgreSQL's
+    /// statement timeout).
     func open(busyTimeoutMilliseconds: Int = 5_000) async throws -> ExperimentStore {
-        let store = try ExperimentStore(url: url, options: .init(busyTimeoutMilliseconds: busyTimeoutMilliseconds, connectTimeoutSeconds: 5))
+        let store = try ExperimentStore(url: url, options: .init(
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds, connectTimeoutSeconds: 5,
+            statementTimeoutMilliseconds: max(5_000, busyTimeoutMilliseconds)))
         _ = try await store.migrate()
         return store
     }
@@ -49,7 +53,7 @@ final class StoreFixture {
     }
 
     /// Holds `table` against writers, in a transaction on `blocker`'s thread, until `release` is
-    /// signalled (at most 10 s); `held` is set once the lock is taken. SQLite's transaction
+    /// signalled (at most 120 s); `held` is set once the lock is taken. SQLite's transaction
     /// takes the file's write lock as it begins (BEGIN IMMEDIATE); PostgreSQL locks the table.
     static func hold(_ table: String, on blocker: ExperimentStore, backend: Backend, held: Flag, release: DispatchSemaphore) async throws {
         let lock = backend == .postgreSQL ? "LOCK TABLE \(table) IN EXCLUSIVE MODE" : nil
@@ -57,7 +61,9 @@ final class StoreFixture {
             try connection.transaction { () throws(StoreError) in
                 if let lock { _ = try connection.execute(lock, []) }
                 held.set()
-                _ = release.wait(timeout: .now() + 10)
+                // Released by the test; the bound only ends a test that fails first. It is far
+                // off: on a loaded machine a test may not reach its next step for seconds.
+                _ = release.wait(timeout: .now() + 120)
             }
         }
     }
