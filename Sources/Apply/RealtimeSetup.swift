@@ -172,15 +172,17 @@ public final class RealtimeSetup: Sendable {
 
     /// Asks for the test's result until it is PASS, FAIL or a state msgc does not know, paced
     /// by the endpoint's limit; throws with status 3 (and the request id, to resume) when
-    /// `maxWait` would run out before the next question. `progress` sees every answer.
+    /// `maxWait`, counted from `startedAt` (by default now: a run that started the test first
+    /// counts from before it), would run out before the next question. `progress` sees every
+    /// answer.
     public func result(
-        requestID: String, maxWait: TimeInterval, progress: (PerformanceTestResult) -> Void = { _ in }
+        requestID: String, maxWait: TimeInterval, startedAt: Date? = nil, progress: (PerformanceTestResult) -> Void = { _ in }
     ) throws(Failure) -> PerformanceTestResult {
         if let problem = Self.requestIDProblem(requestID) {
             throw Failure(description: "--request-id '\(requestID)' is refused: \(problem)", verdict: Verdict(.usage))
         }
         let clock = client.pacer.clock
-        let deadline = clock.now().addingTimeInterval(maxWait)
+        let deadline = (startedAt ?? clock.now()).addingTimeInterval(maxWait)
         let interval = pace.settings(environment).intervals[.getPerformanceTestResult] ?? 10
         var last: PerformanceTestResult?
         var first = true

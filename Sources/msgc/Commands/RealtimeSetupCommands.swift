@@ -199,8 +199,9 @@ extension Msgc.RealtimeCommand {
                     try Output.error("Apple started performance test \(id); if this run stops, carry on with: "
                         + "msgc realtime perftest --environment sandbox --request-id \(id)")
                 }
-                let remaining = max(0, pace.maxWait - pace.clock.now().timeIntervalSince(started))
-                result = try client.result(requestID: id, maxWait: remaining) { answer in
+                // --max-wait counts the whole run, the test's start included; the message that
+                // it ran out names the --max-wait given.
+                result = try client.result(requestID: id, maxWait: pace.maxWait, startedAt: started) { answer in
                     guard !quiet, answer.state == .pending || answer.state == .missing else { return }
                     let pending = answer.numPending.map { ": \($0) requests pending" } ?? ""
                     try? Output.error("test \(id) is still running\(pending)")
