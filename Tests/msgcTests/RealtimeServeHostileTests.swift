@@ -155,7 +155,10 @@ extension RealtimeServeTests {
     @Test func connectionsAreCappedBelowTheDescriptorLimit() throws {
         let fixture = try Fixture()
         let server = try ServeProcess(fixture.options + ["--idle-timeout", "120"], folder: fixture.folder, descriptorLimit: 64)
-        let said = try #require(server.stderr.firstMatch(of: /holds at most (\d+) connections at once \(descriptor limit 64\)/), "\(server.stderr)")
+        // The cap is said just after the address, which is what the start waits for.
+        let capLine = /holds at most (\d+) connections at once \(descriptor limit 64\)/
+        ServeProcess.wait(upTo: 30) { server.stderr.firstMatch(of: capLine) != nil }
+        let said = try #require(server.stderr.firstMatch(of: capLine), "\(server.stderr)")
         let cap = try #require(Int(said.output.1))
         #expect(cap >= 16 && cap <= 64 - 16 - 10, "\(cap)")
         var idle: [Int32] = []
