@@ -1,35 +1,22 @@
 import CSQLite
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 @testable import ExperimentStore
 
-/// One store of either kind for one test: a SQLite file in a fresh folder, or a PostgreSQL
-/// server of the test's own (`PostgreSQLServer`). Removed (and stopped) when the test ends.
+/// One store of either kind for one test, on a `StoreDatabase`.
 final class StoreFixture {
-    enum Backend: String, CaseIterable, Sendable {
-        case sqlite, postgreSQL
-    }
+    typealias Backend = StoreDatabase.Backend
 
-    let backend: Backend
-    let folder: URL
-    let server: PostgreSQLServer?
+    let database: StoreDatabase
     let url: StoreURL
+    var backend: Backend { database.backend }
+    var folder: URL { database.folder }
+    var server: PostgreSQLServer? { database.server }
 
     init(_ backend: Backend) throws {
-        self.backend = backend
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        switch backend {
-        case .sqlite:
-            server = nil
-            url = try StoreURL(parsing: "sqlite:" + folder.appendingPathComponent("store.db").path)
-        case .postgreSQL:
-            let server = try PostgreSQLServer()
-            self.server = server
-            url = try StoreURL(parsing: server.uri)
-        }
+        database = try StoreDatabase(backend)
+        url = try StoreURL(parsing: database.url)
     }
 
     /// A store on the fixture's database: each call is another connection, as another server's.
@@ -37,18 +24,6 @@ final class StoreFixture {
         try ExperimentStore(url: url, options: options)
     }
 
-    deinit {
-        try? server?.stop()
-        try? FileManager.default.removeItem(at: folder)
-    }
-}
-
-/// A flag a store's thread sets and a test reads.
-final class Flag: Sendable {
-    private let value = Atomic(false)
-
-    func set() { value.store(true, ordering: .sequentiallyConsistent) }
-    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
 }
 
 /// What every store must do, run against SQLite and PostgreSQL alike.

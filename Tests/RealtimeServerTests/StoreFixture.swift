@@ -5,35 +5,20 @@ import TestSupport
 @testable import ExperimentStore
 @testable import RealtimeServer
 
-/// One experiment store of either kind for one test: a SQLite file in a fresh folder, or a
-/// PostgreSQL server of the test's own (`PostgreSQLServer`). Removed (and stopped) when the
-/// test ends. Suites that use it run with `.ownThreads`: its server's commands block.
+/// One experiment store of either kind for one test, on a `StoreDatabase`. Suites that use it
+/// run with `.ownThreads`: its server's commands block.
 final class StoreFixture {
-    enum Backend: String, CaseIterable, Sendable {
-        case sqlite, postgreSQL
-    }
+    typealias Backend = StoreDatabase.Backend
 
-    /// The backends this machine can run: SQLite always, PostgreSQL where its binaries are.
-    static let backends: [Backend] = PostgreSQLServer.binaries == nil ? [.sqlite] : [.sqlite, .postgreSQL]
+    static let backends = StoreDatabase.backends
 
-    let backend: Backend
-    let folder: URL
-    let server: PostgreSQLServer?
+    let database: StoreDatabase
     let url: StoreURL
+    var backend: Backend { database.backend }
 
     init(_ backend: Backend) throws {
-        self.backend = backend
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-server-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        switch backend {
-        case .sqlite:
-            server = nil
-            url = try StoreURL(parsing: "sqlite:" + folder.appendingPathComponent("store.db").path)
-        case .postgreSQL:
-            let server = try PostgreSQLServer()
-            self.server = server
-            url = try StoreURL(parsing: server.uri)
-        }
+        database = try StoreDatabase(backend)
+        url = try StoreURL(parsing: database.url)
     }
 
     /// A store on the fixture's database, migrated: each call is another connection, as another server's.
@@ -45,11 +30,6 @@ final class StoreFixture {
             statementTimeoutMilliseconds: max(5_000, busyTimeoutMilliseconds)))
         _ = try await store.migrate()
         return store
-    }
-
-    deinit {
-        try? server?.stop()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// Holds `table` against writers, in a transaction on `blocker`'s thread, until `release` is
@@ -67,14 +47,6 @@ final class StoreFixture {
             }
         }
     }
-}
-
-/// A flag one thread sets and a test reads.
-final class Flag: Sendable {
-    private let value = Atomic(false)
-
-    func set() { value.store(true, ordering: .sequentiallyConsistent) }
-    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
 }
 
 /// What a service said on standard error, kept for the test to read.
