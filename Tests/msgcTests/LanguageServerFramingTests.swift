@@ -82,7 +82,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let standardError: Any
         if kind == "full" {
-            standardError = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         } else {
             let pipe = Pipe()
             try pipe.fileHandleForReading.close()
@@ -110,7 +110,7 @@ import TestSupport
         process.standardInput = input
         process.standardError = log
         if kind == "full" {
-            process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         } else {
             let output = Pipe()
             try output.fileHandleForReading.close()

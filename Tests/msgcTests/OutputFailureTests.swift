@@ -25,7 +25,7 @@ import TestSupport
         ["extract", "--content", "content", "--locale", "de-DE"], ["coverage", "--content", "content"],
     ])
     func aFullDiskOnStandardOutputIsExitStatus2(arguments: [String]) throws {
-        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         let result = try run(arguments, stdout: full)
         #expect(result.reason == .exit)
         #expect(result.status == 2)
@@ -41,7 +41,7 @@ import TestSupport
         process.executableURL = MsgcRunner.executable
         process.arguments = arguments
         process.currentDirectoryURL = MsgcRunner.packageRoot
-        process.standardError = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         let out = Pipe()
         process.standardOutput = out
         try process.run()

@@ -31,7 +31,7 @@ final class ServeProcess: Sendable {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let logFile = folder.appendingPathComponent("serve-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)  // FileHandle(forWritingTo:) below throws if it is not there
         process.standardOutput = try FileHandle(forWritingTo: logFile)
         let errors = Pipe()
         process.standardError = errors
