@@ -47,6 +47,46 @@ extension MsgcRealtime.Outcomes {
         /// A line's cap: the largest body a notification may have.
         static let maxLineBytes = NotificationVerifier.maxBodySize
 
+        /// Opens FILE, or takes standard input for `-`. A file of notifications is a regular
+        /// file or a pipe (`<(zcat notifications.gz)`, a FIFO, which is read as it is written);
+        /// a device (/dev/zero would be one endless line), a socket or a folder is refused before
+        /// anything is read, and so is a standard input that is a device but not a terminal. The
+        /// kind is checked before `open`, which could wait on a device, and again on what was
+        /// opened.
+        static func openNotifications(_ file: String) throws -> Int32 {
+            func refuse(_ kind: mode_t) -> Refusal {
+                let what = file == "-" ? "standard input" : "'\(file)'"
+                let described = switch kind {
+                case S_IFDIR: "a folder"
+                case S_IFCHR: "a character device"
+                case S_IFBLK: "a block device"
+                case S_IFSOCK: "a socket"
+                default: "not a regular file"
+                }
+                return Refusal("\(what) is \(described); give a file of notifications, one a line, or a pipe")
+            }
+            var status = stat()
+            if file == "-" {
+                guard fstat(STDIN_FILENO, &status) == 0 else {
+                    throw Refusal("cannot read standard input: \(String(cString: strerror(errno)))")
+                }
+                let kind = status.st_mode & S_IFMT
+                guard kind == S_IFREG || kind == S_IFIFO || kind == S_IFSOCK || (kind == S_IFCHR && isatty(STDIN_FILENO) == 1) else {
+                    throw refuse(kind)
+                }
+                return STDIN_FILENO
+            }
+            guard stat(file, &status) == 0 else { throw Refusal("cannot read '\(file)': \(String(cString: strerror(errno)))") }
+            guard status.st_mode & S_IFMT == S_IFREG || status.st_mode & S_IFMT == S_IFIFO else { throw refuse(status.st_mode & S_IFMT) }
+            let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw Refusal("cannot read '\(file)': \(String(cString: strerror(errno)))") }
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG || status.st_mode & S_IFMT == S_IFIFO else {
+                close(descriptor)
+                throw refuse(status.st_mode & S_IFMT)
+            }
+            return descriptor
+        }
+
         @Argument(help: ArgumentHelp("The notifications, one signedPayload a line (- for standard input).", valueName: "file"))
         var file: String
 
@@ -103,11 +143,8 @@ extension MsgcRealtime.Outcomes {
             } catch let error as StoreError {
                 throw Refusal(error.description)
             }
-            let descriptor: Int32 = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw Refusal("cannot read '\(file)': \(String(cString: strerror(errno)))") }
+            let descriptor = try Self.openNotifications(file)
             defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-            var status = stat()
-            if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { throw Refusal("'\(file)' is a folder") }
             do {
                 _ = try Blocking.run { try await experimentStore.migrate() }
             } catch let error as StoreError {

@@ -223,5 +223,17 @@ struct RealtimeReportTests {
         #expect(tooLong.stderr.hasSuffix(": 0 stored, 0 duplicates, 0 not relevant, 1 refused\n"), "\(tooLong.stderr)")
         let absent = try MsgcRunner.run(["realtime", "outcomes", "import", folder.appendingPathComponent("absent").path] + base)
         #expect(absent.status == 2 && absent.stderr.contains("cannot read"), "\(absent.stderr)")
+        // A device is one endless line, refused before it is read (through a link too); a pipe is read.
+        let link = folder.appendingPathComponent("zero")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/dev/zero")
+        for (path, kind) in [("/dev/zero", "a character device"), (link.path, "a character device"), (folder.path, "a folder")] {
+            let refused = try MsgcRunner.run(["realtime", "outcomes", "import", path] + base)
+            #expect(refused.status == 2 && refused.stderr == "msgc: '\(path)' is \(kind); give a file of notifications, one a line, or a pipe\n",
+                    "\(refused.stderr)")
+        }
+        let piped = try MsgcRunner.run(
+            ["-c", "printf 'x\\n' | \"$0\" \"$@\"", MsgcRunner.executable.path, "realtime", "outcomes", "import", "-"] + base,
+            program: URL(fileURLWithPath: "/bin/sh"))
+        #expect(piped.status == 1 && piped.stderr.contains("<stdin>:1: error:"), "\(piped.stderr)")
     }
 }
