@@ -61,7 +61,11 @@ import TestSupport
         var settings = DecisionRecorder.Settings(keepMilliseconds: 3_600_000)
         settings.flushInterval = .milliseconds(20)
         settings.writeDeadline = .seconds(1)
-        settings.retryDelays = [.milliseconds(300), .milliseconds(300), .milliseconds(300), .seconds(1), .seconds(2)]
+        // Retries for over a minute: the test releases the lock once it sees the first timeout,
+        // and on a loaded machine it may come to that seconds late (a full run once saw the
+        // batch lost after ten seconds of retries, before the test had looked).
+        settings.retryDelays = [.milliseconds(300), .milliseconds(300), .milliseconds(300), .seconds(1), .seconds(2), .seconds(5),
+                                .seconds(10), .seconds(20), .seconds(30)]
         let recorder = DecisionRecorder(
             store: store, settings: settings, assignmentCache: cache, metrics: metrics, notice: notices.say, now: { Date() })
         let running = Task { try await recorder.run() }
@@ -73,10 +77,10 @@ import TestSupport
         #expect(await wait(seconds: 60) { held.isSet })
         let decisions = (0..<40).map { Self.decision($0) }
         for decision in decisions { recorder.enqueue(decision) }
-        #expect(await wait(seconds: 60) { notices.count(containing: "did not answer before the deadline") == 1 }, "\(notices.all)")
+        #expect(await wait(seconds: 60) { notices.count(containing: "did not answer before the deadline") >= 1 }, "\(notices.all)")
         release.signal()
         try await holding.value
-        #expect(await wait(seconds: 30) { metrics.value("msgc_experiment_decisions_recorded_total") == 40 })
+        #expect(await wait(seconds: 90) { metrics.value("msgc_experiment_decisions_recorded_total") == 40 }, "\(notices.all)")
         running.cancel()
         try? await running.value
 
