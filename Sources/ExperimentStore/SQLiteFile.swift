@@ -1,4 +1,5 @@
 import Foundation
+import Model
 
 /// The checks of a SQLite store's path before SQLite opens it, as msgc checks every path it is
 /// given: the file, and the `-wal` and `-shm` files SQLite keeps beside it, must be regular
@@ -11,7 +12,7 @@ enum SQLiteFile {
             if stat(file, &status) == 0 {
                 let kind = status.st_mode & S_IFMT
                 guard kind == S_IFREG else {
-                    throw .usage("\(role) '\(file)' is \(describe(kind)); a SQLite store is a regular file")
+                    throw .usage("\(role) '\(file)' is \(FileKind.described(kind)); a SQLite store is a regular file")
                 }
                 guard access(file, R_OK | W_OK) == 0 else {
                     throw .usage("\(role) '\(file)' cannot be read and written: \(String(cString: strerror(errno)))")
@@ -27,19 +28,7 @@ enum SQLiteFile {
             throw .usage("the folder '\(folderPath)' of the store does not exist")
         }
         guard status.st_mode & S_IFMT == S_IFDIR else {
-            throw .usage("'\(folderPath)', the folder of the store, is \(describe(status.st_mode & S_IFMT))")
-        }
-    }
-
-    static func describe(_ kind: mode_t) -> String {
-        switch kind {
-        case S_IFDIR: "a folder"
-        case S_IFIFO: "a FIFO"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
-        case S_IFREG: "a regular file"
-        default: "not a regular file"
+            throw .usage("'\(folderPath)', the folder of the store, is \(FileKind.described(status.st_mode))")
         }
     }
 }

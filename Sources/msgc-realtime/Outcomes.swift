@@ -56,14 +56,7 @@ extension MsgcRealtime.Outcomes {
         static func openNotifications(_ file: String) throws -> Int32 {
             func refuse(_ kind: mode_t) -> Refusal {
                 let what = file == "-" ? "standard input" : "'\(file)'"
-                let described = switch kind {
-                case S_IFDIR: "a folder"
-                case S_IFCHR: "a character device"
-                case S_IFBLK: "a block device"
-                case S_IFSOCK: "a socket"
-                default: "not a regular file"
-                }
-                return Refusal("\(what) is \(described); give a file of notifications, one a line, or a pipe")
+                return Refusal("\(what) is \(FileKind.described(kind)); give a file of notifications, one a line, or a pipe")
             }
             var status = stat()
             if file == "-" {
@@ -78,7 +71,10 @@ extension MsgcRealtime.Outcomes {
             }
             guard stat(file, &status) == 0 else { throw Refusal("cannot read '\(file)': \(String(cString: strerror(errno)))") }
             guard status.st_mode & S_IFMT == S_IFREG || status.st_mode & S_IFMT == S_IFIFO else { throw refuse(status.st_mode & S_IFMT) }
-            let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+            // A regular file is opened without blocking, so one swapped for a FIFO meanwhile is
+            // refused below rather than waited on; a FIFO waits for its writer, as `cat` does.
+            let blocking: Int32 = status.st_mode & S_IFMT == S_IFIFO ? 0 : O_NONBLOCK | O_NOCTTY
+            let descriptor = open(file, O_RDONLY | O_CLOEXEC | blocking)
             guard descriptor >= 0 else { throw Refusal("cannot read '\(file)': \(String(cString: strerror(errno)))") }
             guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG || status.st_mode & S_IFMT == S_IFIFO else {
                 close(descriptor)

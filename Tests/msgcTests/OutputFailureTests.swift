@@ -32,6 +32,28 @@ import TestSupport
         #expect(result.stderr == "msgc: cannot write to standard output: No space left on device\n")
     }
 
+    /// `--out` replaces only a regular file of its own: a device stays a device (as root, a
+    /// rename over /dev/full once made it a plain file), and the file standard output goes to
+    /// (`--out /dev/stdout` or `--out report.txt > report.txt`) is refused, not renamed over.
+    @Test func outIsNeverADeviceNorTheFileStandardOutputGoesTo() throws {
+        let folder = try MsgcRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let device = try run(["coverage", "--content", "content", "--out", "/dev/full"], stdout: FileHandle.nullDevice)
+        #expect(device.status == 2)
+        #expect(device.stderr == "msgc: '/dev/full' is a character device; msgc writes its output only as a regular file\n")
+        var status = stat()
+        #expect(stat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+
+        let report = folder.appendingPathComponent("report.txt")
+        #expect(FileManager.default.createFile(atPath: report.path, contents: nil))
+        for out in [report.path, "/dev/stdout"] {
+            let redirected = try run(["coverage", "--content", "content", "--out", out], stdout: try FileHandle(forWritingTo: report))
+            #expect(redirected.status == 2, "\(out)")
+            #expect(redirected.stderr == "msgc: '\(out)' is the file msgc's standard output goes to; give --out a file of its own\n")
+            #expect(try Data(contentsOf: report).isEmpty)
+        }
+    }
+
     /// A full standard error is the same failure, said on standard output: for main's own
     /// message (no content tree) as for a command's refusal (`msgc diff` of folders that are
     /// no bundles).
