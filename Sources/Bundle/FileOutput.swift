@@ -36,14 +36,12 @@ public enum FileOutput {
         try write(bytes, to: folder.appendingPathComponent(name), throughLink: false)
     }
 
-    /// Writes `bytes` as the file at `url`, a path the user gave (`--out`). A link there is
+    /// Writes `bytes` as the file at `url`. A link there that the user named (`--out`) is
     /// written through, as `msgc extract` writes its locale's file: the file it names is
-    /// replaced and the link kept.
-    public static func write(_ bytes: [UInt8], to url: URL) throws(Failure) {
-        try write(bytes, to: url, throughLink: true)
-    }
-
-    private static func write(_ bytes: [UInt8], to url: URL, throughLink: Bool) throws(Failure) {
+    /// replaced and the link kept. A path msgc made itself (a default name in the content
+    /// tree, an `.orphans` file) passes `throughLink: false`: a link there is replaced, so a
+    /// cloned tree's link cannot send the write outside it.
+    public static func write(_ bytes: [UInt8], to url: URL, throughLink: Bool = true) throws(Failure) {
         let given = url.standardizedFileURL.path
         var path = given
         // Only a regular file is replaced. Renamed over, a device (`--out /dev/full`), a FIFO or

@@ -489,6 +489,24 @@ extension ExtractTests {
         #expect(!FileManager.default.fileExists(atPath: link.path + ".orphans"))
     }
 
+    /// The `.orphans` file is a name msgc makes: a link there (a cloned tree's) is replaced by
+    /// the file, never followed out of the tree.
+    @Test func aLinkWhereTheOrphansGoIsReplacedNotFollowed() throws {
+        let (copy, file) = try treeWithTranslatorWork(version: "1.2")
+        let outside = copy.deletingLastPathComponent().appendingPathComponent("outside.xliff")
+        let orphans = URL(fileURLWithPath: file.path + ".orphans")
+        try FileManager.default.createSymbolicLink(atPath: orphans.path, withDestinationPath: outside.path)
+        let source = copy.appendingPathComponent("messages/family.yaml")
+        let yaml = try String(contentsOf: source, encoding: .utf8)
+        try Data(yaml.replacingOccurrences(of: "key: stay-together\n", with: "key: together\n").utf8).write(to: source)
+        let result = try MsgcRunner.run(["extract", "--content", copy.path, "--locale", "de-DE", "--out", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: outside.path))
+        var status = stat()
+        #expect(lstat(orphans.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG)
+        #expect(try String(contentsOf: orphans, encoding: .utf8).contains("Du-Form, wie überall"))
+    }
+
     /// Translations the reader leaves out of the locale's file (a repeated unit with another
     /// target, a <file> for another language) stop extract from writing over it.
     @Test func unitsTheReaderLeftOutStopExtract() throws {

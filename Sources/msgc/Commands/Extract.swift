@@ -99,7 +99,7 @@ extension Msgc {
                     case .success(let units):
                         let orphans = XLIFFWriter.writeOrphans(
                             config: catalog.config!, units: units, locale: locale, version: version, toolVersion: Msgc.version)
-                        try FileOutput.write(Array(orphans.utf8), to: orphansURL)
+                        try FileOutput.write(Array(orphans.utf8), to: orphansURL, throughLink: false)
                     case .failure(let conflict):
                         throw Refusal(.io, "'\(orphansURL.relativePath)' already keeps another translation of unit '\(conflict.text)', which "
                             + "'\(out)' no longer needs either; move that file away (or merge it by hand) and extract again. Nothing was written")

@@ -73,7 +73,7 @@ extension Msgc {
             let url = URL(fileURLWithPath: destination)
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try FileOutput.write(Array(result.document.utf8), to: url)
+                try FileOutput.write(Array(result.document.utf8), to: url, throughLink: out != nil)
             } catch {
                 throw Refusal(.io, "\(error)")
             }
