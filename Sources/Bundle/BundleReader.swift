@@ -25,11 +25,14 @@ public enum BundleReader {
 
     /// Reads the bundle in `folder`; `displayPath` is how messages name it.
     public static func read(_ folder: URL, displayPath: String) throws(Failure) -> BundleContents {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
-            throw Failure("'\(displayPath)' does not exist")
+        var status = stat()
+        guard stat(folder.path, &status) == 0 else {
+            throw Failure(errno == ENOENT || errno == ENOTDIR
+                ? "'\(displayPath)' does not exist" : "'\(displayPath)' cannot be read: \(String(cString: strerror(errno)))")
         }
-        guard isDirectory.boolValue else { throw Failure("'\(displayPath)' is a file, not a bundle folder") }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw Failure("'\(displayPath)' is \(FileKind.described(status.st_mode)), not a bundle folder")
+        }
         let manifestPath = displayPath.hasSuffix("/") ? displayPath + "manifest.json" : displayPath + "/manifest.json"
         let manifestBytes: [UInt8]
         switch FileReader.bytes(at: folder.appendingPathComponent("manifest.json"), limit: maxJSONBytes) {

@@ -16,7 +16,7 @@ public enum FileOutput {
             prefix += "/" + component
             var status = stat()
             if stat(prefix, &status) == 0 {
-                guard (status.st_mode & S_IFMT) == S_IFDIR else { throw Failure(description: "'\(prefix)' is a file, not a folder") }
+                guard (status.st_mode & S_IFMT) == S_IFDIR else { throw Failure(description: "'\(prefix)' is \(FileKind.described(status.st_mode)), not a folder") }
                 continue
             }
             guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else {

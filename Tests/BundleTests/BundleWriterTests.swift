@@ -105,7 +105,7 @@ import Testing
         do {
             try FileOutput.makeFolder(folder.appendingPathComponent("file/sub"))
         } catch {
-            #expect(error.description == "'\(folder.appendingPathComponent("file").path)' is a file, not a folder")
+            #expect(error.description == "'\(folder.appendingPathComponent("file").path)' is a regular file, not a folder")
         }
         try? FileManager.default.removeItem(at: folder)
     }
