@@ -410,26 +410,7 @@ struct RealtimeServeTests {
             process.waitUntilExit()
             return String(decoding: data, as: UTF8.self)
         }
-        let certificate = fixture.folder.appendingPathComponent("tls.pem").path
-        let key = fixture.folder.appendingPathComponent("tls-key.pem").path
-        _ = try runPython("""
-            import datetime, ipaddress, sys
-            from cryptography import x509
-            from cryptography.hazmat.primitives import hashes, serialization
-            from cryptography.hazmat.primitives.asymmetric import ec
-            from cryptography.x509.oid import NameOID
-            key = ec.generate_private_key(ec.SECP256R1())
-            name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-            now = datetime.datetime.now(datetime.timezone.utc)
-            cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-                .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
-                .not_valid_after(now + datetime.timedelta(days=1))
-                .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-                .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-                .sign(key, hashes.SHA256()))
-            open(sys.argv[1], "wb").write(cert.public_bytes(serialization.Encoding.PEM))
-            open(sys.argv[2], "wb").write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
-            """, [certificate, key])
+        let (certificate, key) = try LoopbackTLS.make(in: fixture.folder)
         let server = try fixture.start(["--tls-certificate", certificate, "--tls-key", key, "--idle-timeout", "1"])
         #expect(server.stderr.contains("listening on https://127.0.0.1:"))
         // TLS 1.3 and 1.2 answer, 1.1 is refused; a client that opens a connection and never
