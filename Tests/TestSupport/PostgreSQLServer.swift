@@ -32,7 +32,9 @@ public final class PostgreSQLServer {
     }
 
     public let folder: URL
-    public let port: Int
+    /// Chosen below the kernel's ephemeral range (`freePort`), and another one if the first
+    /// start finds it taken; the same for the server's life, restarts included.
+    public private(set) var port: Int
     /// With a password: a libpq passfile for `PGPASSFILE` (mode 0600).
     public let passfile: URL?
     private let bin: URL
@@ -74,7 +76,20 @@ public final class PostgreSQLServer {
             try runAsServerUser(
                 "initdb", ["-D", dataFolder] + authentication + ["-U", "msgc", "-E", "UTF8", "--locale=C", "--no-sync"], seconds: 120)
             if password != nil { unlink(passwordFile.path) }
-            try start()
+            // The port was free when chosen, before initdb; another test's server may have
+            // taken it since (a full run at a load of 5 saw it once): the first start moves on
+            // to another port, a few times at most.
+            for attempt in 1...5 {
+                do {
+                    try start()
+                    break
+                } catch let failure as Failure where attempt < 5 && failure.description.contains("Address already in use") {
+                    port = try Self.freePort()
+                    if let password, let passfile {
+                        try Self.writePrivate(Data("127.0.0.1:\(port):*:msgc:\(password)\n".utf8), to: passfile)
+                    }
+                }
+            }
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -128,23 +143,34 @@ public final class PostgreSQLServer {
         }
     }
 
-    /// A port nobody listens on now: bound to 0, read, released.
+    /// A loopback port nobody listens on now, drawn at random below the kernel's ephemeral
+    /// range (`ip_local_port_range`, 32768 and up by default). The client sockets the tests
+    /// open take their local ports from that range, so a port chosen there (bound to 0, read,
+    /// released) could be a client's before the server binds it.
     public static func freePort() throws -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let ephemeralStart = range.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { Int($0) } ?? 32_768
+        let candidates = max(1_024, ephemeralStart - 12_000)..<max(1_025, ephemeralStart)
+        for _ in 0..<200 {
+            let port = Int.random(in: candidates)
+            if try isFree(port) { return port }
+        }
+        throw Failure(description: "no free loopback port in \(candidates.lowerBound)-\(candidates.upperBound - 1) after 200 tries")
+    }
+
+    /// Whether `port` can be bound on 127.0.0.1 now.
+    private static func isFree(_ port: Int) throws -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-            }
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 }
         }
-        guard bound else { throw Failure(description: "cannot bind a loopback port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
