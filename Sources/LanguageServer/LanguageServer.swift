@@ -240,7 +240,18 @@ public final class LanguageServer {
     /// reads; nil for anything else.
     func path(of uri: String) -> String? {
         guard let rootPath = resolvedRoot, let file = Self.filePath(uri) else { return nil }
-        let folder = Self.resolved(URL(fileURLWithPath: file).deletingLastPathComponent().path)
+        let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        let folder: String
+        if let real = Self.realPath(directory) {
+            folder = real
+        } else {
+            // A folder that is not there (yet: a new file's) is taken as written only when
+            // realpath would have had nothing to resolve in it: with a `..`, `.` or empty
+            // segment, `messages/../../../etc` would pass for a folder of the tree.
+            let segments = directory.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            guard !segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else { return nil }
+            folder = directory
+        }
         let full = folder + "/" + URL(fileURLWithPath: file).lastPathComponent
         guard full.hasPrefix(rootPath + "/") else { return nil }
         let relative = String(full.dropFirst(rootPath.count + 1))
@@ -454,7 +465,12 @@ public final class LanguageServer {
     }
 
     static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
+        realPath(path) ?? path
+    }
+
+    /// `path` with its links, `.` and `..` resolved, or nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
         defer { free(real) }
         return String(cString: real)
     }

@@ -93,6 +93,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let outside = [
             "file:///etc/passwd", tree.appendingPathComponent("messages").absoluteString + "/../../../../etc/passwd.yaml",
+            // Out of the tree into a folder that is not there: realpath cannot resolve it.
+            tree.appendingPathComponent("messages").absoluteString + "/../../no-such-folder/x.yaml",
+            tree.appendingPathComponent("messages").absoluteString + "/new/../../../x.yaml",
             "file://evil.example/content/messages/x.yaml", "untitled:Untitled-1", "file:///%2e%2e/etc/hosts.yaml", "not a uri at all",
         ]
         for uri in outside {
@@ -103,6 +106,10 @@ import TestSupport
         let source = tree.appendingPathComponent("messages/winback.yaml").absoluteString
         try client.notify("textDocument/didOpen", ["textDocument": ["uri": source, "languageId": "yaml", "version": 1, "text": "messages: [{key: x}]"]])
         #expect(!(try client.diagnostics(for: source)).isEmpty)
+        // A new file in a folder of the tree that is not there yet is the tree's.
+        let new = tree.appendingPathComponent("messages/new-folder/x.yaml").absoluteString
+        try client.notify("textDocument/didOpen", ["textDocument": ["uri": new, "languageId": "yaml", "version": 1, "text": "messages: [{key: x}]"]])
+        #expect(!(try client.diagnostics(for: new)).isEmpty)
         let published = client.notifications.compactMap { ($0["params"] as? [String: Any])?["uri"] as? String }
         #expect(Set(published).isDisjoint(with: outside), "\(published)")
         #expect(try client.request("shutdown", NSNull())["result"] is NSNull)
