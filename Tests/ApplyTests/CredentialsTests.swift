@@ -2,6 +2,7 @@
 import Bundle
 import Foundation
 import Testing
+import TestSupport
 
 /// The API token: signed through Bundle's ES256, with the same header and claims, byte for byte,
 /// as when Apply signed with libcrypto itself.
@@ -16,7 +17,7 @@ import Testing
         """
 
     @Test func theTokensHeaderAndClaimsAreUnchangedAndItsSignatureVerifies() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-credentials-\(UUID().uuidString).p8").path
+        let path = TestFolders.root.appendingPathComponent("msgc-credentials-\(UUID().uuidString).p8").path
         try Data(Self.key.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let credentials = try Credentials(keyFile: path, keyID: "TESTKEY42", issuerID: "57246542-96fe-1a63-e053-0824d011072a", bundleID: "com.example.app")

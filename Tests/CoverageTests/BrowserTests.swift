@@ -18,7 +18,7 @@ import TestSupport
         let compilation = KnownGaps.compilation()
         let state = try KnownGaps.state(for: compilation, environment: .production)
         let html = CoverageHTMLRenderer.render(Coverage.report(compilation: compilation, environment: .production, state: state))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-browser-\(UUID().uuidString)")
+        let folder = TestFolders.root.appendingPathComponent("msgc-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("coverage.html")

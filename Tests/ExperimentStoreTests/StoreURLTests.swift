@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ExperimentStore
+import TestSupport
 
 @Suite struct StoreURLTests {
     @Test(arguments: [
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func refusesSpecialFilesAndMissingFolders() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-store-\(UUID().uuidString)")
+        let folder = TestFolders.root.appendingPathComponent("msgc-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("fifo.db").path

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ExperimentStore
+import TestSupport
 
 @Suite struct SubjectKeyTests {
     /// Python's `hmac.new(bytes(range(32)), b"2000000123456789", hashlib.sha256).hexdigest()`.
@@ -12,7 +13,7 @@ import Testing
     }
 
     @Test func readsTheFileAsItIsAndWarnsWhenOthersMayReadIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-key-\(UUID().uuidString)")
+        let folder = TestFolders.root.appendingPathComponent("msgc-key-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("subject.key").path
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func refusesAShortOrWrongFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-key-\(UUID().uuidString)")
+        let folder = TestFolders.root.appendingPathComponent("msgc-key-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let short = folder.appendingPathComponent("short.key").path

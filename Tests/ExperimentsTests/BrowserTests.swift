@@ -14,7 +14,7 @@ import TestSupport
 
     @Test(.enabled(if: chromium != nil, "no chromium, chromium-browser or google-chrome on PATH; install Debian's chromium to run it"))
     func headlessChromiumDrawsTheCharts() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-experiments-\(UUID().uuidString)")
+        let folder = TestFolders.root.appendingPathComponent("msgc-experiments-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("report.html")
@@ -133,7 +133,7 @@ import TestSupport
     /// nothing (no resource, and nothing in it that could ask for one).
     @Test(.enabled(if: chromium != nil, "no chromium, chromium-browser or google-chrome on PATH; install Debian's chromium to run it"))
     func theChartShowsEachArmsRateAndIntervalWhereTheAxisSays() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-experiments-\(UUID().uuidString)")
+        let folder = TestFolders.root.appendingPathComponent("msgc-experiments-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = ReportFixture.golden
@@ -197,7 +197,7 @@ import TestSupport
     /// elsewhere reports both, so an empty list above means nothing was fetched.
     @Test(.enabled(if: chromium != nil, "no chromium, chromium-browser or google-chrome on PATH; install Debian's chromium to run it"))
     func theProbeSeesAPageThatFetches() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-experiments-\(UUID().uuidString)")
+        let folder = TestFolders.root.appendingPathComponent("msgc-experiments-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let html = ExperimentHTMLRenderer.render(ReportFixture.golden).replacingOccurrences(

@@ -4,6 +4,7 @@ import Model
 @testable import Preview
 import PseudoLocalization
 import Testing
+import TestSupport
 
 @Suite struct PreviewGalleryTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -11,7 +12,7 @@ import Testing
     /// A copy of the example content with one hostile, too-long message in the family plan, and
     /// en-XA and ar-XB pseudo-translations.
     static func hostileExample() throws -> (URL, Compilation) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-preview-\(UUID().uuidString)")
+        let folder = TestFolders.root.appendingPathComponent("msgc-preview-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("content"), to: folder)
         let family = folder.appendingPathComponent("messages/family.yaml")
         var text = try String(contentsOf: family, encoding: .utf8)

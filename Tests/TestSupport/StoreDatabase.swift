@@ -21,7 +21,7 @@ public final class StoreDatabase {
 
     public init(_ backend: Backend) throws {
         self.backend = backend
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-store-\(UUID().uuidString)")
+        folder = TestFolders.root.appendingPathComponent("msgc-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         switch backend {
         case .sqlite:

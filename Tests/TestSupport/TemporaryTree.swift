@@ -5,7 +5,7 @@ public final class TemporaryTree {
     public let root: URL
 
     public init(_ files: [String: String] = [:]) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-tests-\(UUID().uuidString)")
+        root = TestFolders.root.appendingPathComponent("msgc-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for (path, text) in files { try write(path, text) }
     }

@@ -4,6 +4,7 @@ import Foundation
 import Model
 import Testing
 @testable import XLIFF
+import TestSupport
 
 /// Untrusted XLIFF: every hostile file gives exactly one clear diagnostic, no units, no crash,
 /// no hang, and never the contents of a file it points at.
@@ -17,7 +18,7 @@ struct XLIFFHostileInputTests {
         let text = "MSGC-SECRET-\(UUID().uuidString)"
 
         init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-secret-\(UUID().uuidString).txt")
+            url = TestFolders.root.appendingPathComponent("msgc-secret-\(UUID().uuidString).txt")
             try Data(text.utf8).write(to: url)
         }
 

@@ -2,6 +2,7 @@ import Diagnostics
 import Foundation
 import Model
 @testable import XLIFF
+import TestSupport
 
 /// Fixture files and small builders shared by the XLIFF tests.
 enum XLIFFTestSupport {
@@ -57,7 +58,7 @@ enum XLIFFTestSupport {
     static func xmllintErrors(_ text: String) throws -> String? {
         let candidates = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"]
         guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-xmllint-\(UUID().uuidString).xlf")
+        let file = TestFolders.root.appendingPathComponent("msgc-xmllint-\(UUID().uuidString).xlf")
         try Data(text.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()

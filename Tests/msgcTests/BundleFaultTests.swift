@@ -15,7 +15,7 @@ import TestSupport
     /// to be interrupted: made once for the suite's tests, which only read it, and removed when
     /// the test process ends.
     static let appTree: Result<URL, any Error> = Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-e2e-app-tree-\(getpid())")
+        let folder = TestFolders.root.appendingPathComponent("msgc-e2e-app-tree-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         let generator = Process()
         generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -26,7 +26,7 @@ import TestSupport
         guard generator.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
         atexit {
             try? FileManager.default.removeItem(
-                at: FileManager.default.temporaryDirectory.appendingPathComponent("msgc-e2e-app-tree-\(getpid())"))
+                at: TestFolders.root.appendingPathComponent("msgc-e2e-app-tree-\(getpid())"))
         }
         return folder
     }

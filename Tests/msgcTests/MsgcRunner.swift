@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `msgc` executable the way a user would.
 struct MsgcRunner {
@@ -70,7 +71,7 @@ struct MsgcRunner {
     }
 
     static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-e2e-\(UUID().uuidString)")
+        let url = TestFolders.root.appendingPathComponent("msgc-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import TestSupport
 
 /// A content tree made from a rule example: a small valid base tree with the example applied,
 /// and the spans its `⟦…⟧` markers expect.
@@ -109,7 +110,7 @@ struct ExampleTree {
     /// Writes the tree into a new temporary folder and returns it. A state example's file is
     /// written beside it, as `ROOT.state.json`.
     func write() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("msgc-example-\(UUID().uuidString)")
+        let root = TestFolders.root.appendingPathComponent("msgc-example-\(UUID().uuidString)")
         for (path, bytes) in files {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
