@@ -125,11 +125,15 @@ final class PostgreSQLConnection: SQLConnection {
     }
 
     private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
-        message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        message.map { trimmed(String(cString: $0)) } ?? ""
     }
 
+    /// libpq's message on one line: it writes a hint on a line of its own, indented with a tab
+    /// ("…failed: Connection refused\n\tIs the server running…"), which msgc's one-line
+    /// messages would show escaped.
     private static func trimmed(_ message: String) -> String {
-        message.trimmingCharacters(in: .whitespacesAndNewlines)
+        message.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\t" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
 

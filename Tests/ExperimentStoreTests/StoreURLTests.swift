@@ -71,3 +71,20 @@ import TestSupport
         }
     }
 }
+
+/// libpq's messages reach msgc's one-line errors on one line.
+@Suite(.ownThreads) struct PostgreSQLMessageTests {
+    @Test func aServerThatIsNotThereIsSaidOnOneLine() async throws {
+        let port = try PostgreSQLServer.freePort()
+        let store = try ExperimentStore(url: StoreURL(parsing: "postgres://msgc@127.0.0.1:\(port)/postgres?connect_timeout=2"))
+        do {
+            _ = try await store.migrate()
+            Issue.record("nothing listens on port \(port), yet the store was migrated")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("Connection refused"), "\(text)")
+            #expect(!text.contains("\n") && !text.contains("\t"), "\(text)")
+        }
+        await store.close()
+    }
+}
