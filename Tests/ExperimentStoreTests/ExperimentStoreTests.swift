@@ -359,7 +359,7 @@ enum StoreCheck: String, CaseIterable, Sendable {
         let backend = fixture.backend
         // The hold's bound is far off: released by the test, it only ends a test that failed
         // first, and on a loaded machine the write may not start for seconds.
-        let holding = Task { try await holdDecisions(backend, blocker, held: held, release: release, seconds: 120) }
+        let holding = Task(executorPreference: WaitingThreads.shared) { try await holdDecisions(backend, blocker, held: held, release: release, seconds: 120) }
         #expect(await wait(seconds: 60) { held.isSet })
         // The write waits for the lock past its deadline: the caller gets .timedOut, while the
         // store's thread still holds the write, which commits once the lock is released.
@@ -427,16 +427,19 @@ enum StoreCheck: String, CaseIterable, Sendable {
         let other = try fixture.open()
         let held = Flag()
         let release = DispatchSemaphore(value: 0)
-        let theirs = Task {
+        let theirs = Task(executorPreference: WaitingThreads.shared) {
             try await other.bulkLane.run(deadline: nil) { connection throws(StoreError) in
                 try connection.transaction { () throws(StoreError) in
                     _ = try connection.execute(ExperimentStore.insertAssignment, [.text("e"), .text(subject(7).hex), .text("theirs"), .integer(5)])
                     held.set()
-                    _ = release.wait(timeout: .now() + 10)
+                    // Released by the test; the bound only ends a test that failed first.
+                    _ = release.wait(timeout: .now() + 120)
                 }
             }
         }
-        #expect(await wait(seconds: 10) { held.isSet })
+        // Bounds far off: in a full run at a load of 6 the holder took more than 10 s to come
+        // to its insert.
+        #expect(await wait(seconds: 60) { held.isSet })
         async let mine = store.settleAssignment(experiment: "e", subject: subject(7), proposedArm: "mine", timeMilliseconds: 6)
         try await Task.sleep(for: .milliseconds(200))
         release.signal()

@@ -68,12 +68,12 @@ import TestSupport
                                 .seconds(10), .seconds(20), .seconds(30)]
         let recorder = DecisionRecorder(
             store: store, settings: settings, assignmentCache: cache, metrics: metrics, notice: notices.say, now: { Date() })
-        let running = Task { try await recorder.run() }
+        let running = Task(executorPreference: WaitingThreads.shared) { try await recorder.run() }
         #expect(await wait(seconds: 30) { cache.count == 0 })
 
         let held = Flag()
         let release = DispatchSemaphore(value: 0)
-        let holding = Task { try await StoreFixture.hold("decisions", on: blocker, backend: backend, held: held, release: release) }
+        let holding = Task(executorPreference: WaitingThreads.shared) { try await StoreFixture.hold("decisions", on: blocker, backend: backend, held: held, release: release) }
         #expect(await wait(seconds: 60) { held.isSet })
         let decisions = (0..<40).map { Self.decision($0) }
         for decision in decisions { recorder.enqueue(decision) }
@@ -114,9 +114,9 @@ import TestSupport
 
         let held = Flag()
         let release = DispatchSemaphore(value: 0)
-        let holding = Task { try await StoreFixture.hold("decisions", on: blocker, backend: .sqlite, held: held, release: release) }
-        #expect(await wait(seconds: 10) { held.isSet })
-        let running = Task { try await recorder.run() }
+        let holding = Task(executorPreference: WaitingThreads.shared) { try await StoreFixture.hold("decisions", on: blocker, backend: .sqlite, held: held, release: release) }
+        #expect(await wait(seconds: 60) { held.isSet })
+        let running = Task(executorPreference: WaitingThreads.shared) { try await recorder.run() }
         // Subscribers 0 and 1 are exposed while the store is down.
         recorder.enqueue(Self.decision(0))
         recorder.enqueue(Self.decision(1))

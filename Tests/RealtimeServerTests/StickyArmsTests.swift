@@ -53,8 +53,8 @@ import TestSupport
         let cache = AssignmentCache(capacity: 100, validityMilliseconds: 3_600_000)
         let held = Flag()
         let release = DispatchSemaphore(value: 0)
-        let holding = Task { try await StoreFixture.hold("assignments", on: blocker, backend: .sqlite, held: held, release: release) }
-        #expect(await wait(seconds: 10) { held.isSet })
+        let holding = Task(executorPreference: WaitingThreads.shared) { try await StoreFixture.hold("assignments", on: blocker, backend: .sqlite, held: held, release: release) }
+        #expect(await wait(seconds: 60) { held.isSet })
         let hurried = StickyArms(store: store, cache: cache, deadline: .milliseconds(50), metrics: metrics)
         #expect(Self.said(await hurried.settle(experiment: "e", subject: Self.subject(1), proposedArm: "a", at: 1)) == "hashed")
         #expect(cache.count == 0)
@@ -62,7 +62,7 @@ import TestSupport
         try await holding.value
         // The store's thread went on with the abandoned insert once the lock was released: the
         // store has the row, and now the process keeps it too.
-        let patient = StickyArms(store: store, cache: cache, deadline: .seconds(10), metrics: metrics)
+        let patient = StickyArms(store: store, cache: cache, deadline: .seconds(60), metrics: metrics)
         #expect(Self.said(await patient.settle(experiment: "e", subject: Self.subject(1), proposedArm: "a", at: 2)).hasPrefix("a "))
         #expect(cache.arm(experiment: "e", subject: Self.subject(1), at: 3) == "a")
         #expect(metrics.value(#"msgc_experiment_assignment_cache_total{result="miss"}"#) == 2)
@@ -130,7 +130,7 @@ import TestSupport
         let recorder = DecisionRecorder(
             store: store, settings: .init(keepMilliseconds: keep), assignmentCache: cache, metrics: ServerMetrics(version: "test"),
             notice: { _ in }, now: { now })
-        let running = Task { try await recorder.run() }
+        let running = Task(executorPreference: WaitingThreads.shared) { try await recorder.run() }
         #expect(await wait(seconds: 30) { cache.count == 1 })
         running.cancel()
         try? await running.value

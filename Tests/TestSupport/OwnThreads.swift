@@ -30,6 +30,11 @@ extension Trait where Self == OwnThreads {
     public static var ownThreads: Self { OwnThreads() }
 }
 
+/// A task a test starts (`Task {}`) does not inherit the test's executor: it runs on the
+/// cooperative pool, behind every computing test queued there, and in a full run on 2 cores
+/// may not start for many seconds. A task that holds a lock, runs a service or waits for the
+/// test is started with `Task(executorPreference: WaitingThreads.shared)`.
+///
 /// A task executor of a fixed number of threads, for jobs that may block. Each job runs to
 /// its end on one thread; jobs wait their turn in order. Twice as many threads as cores (at
 /// least 4): enough that tests sleeping or waiting on a server do not hold up the others,
