@@ -70,13 +70,13 @@ extension MsgcRealtime.Outcomes {
                 return STDIN_FILENO
             }
             guard stat(file, &status) == 0 else { throw Refusal("cannot read '\(file)': \(String(cString: strerror(errno)))") }
-            guard status.st_mode & S_IFMT == S_IFREG || status.st_mode & S_IFMT == S_IFIFO else { throw refuse(status.st_mode & S_IFMT) }
+            let kind = status.st_mode & S_IFMT
+            guard kind == S_IFREG || kind == S_IFIFO else { throw refuse(kind) }
             // A regular file is opened without blocking, so one swapped for a FIFO meanwhile is
             // refused below rather than waited on; a FIFO waits for its writer, as `cat` does.
-            let blocking: Int32 = status.st_mode & S_IFMT == S_IFIFO ? 0 : O_NONBLOCK | O_NOCTTY
-            let descriptor = open(file, O_RDONLY | O_CLOEXEC | blocking)
+            let descriptor = open(file, O_RDONLY | O_CLOEXEC | (kind == S_IFIFO ? 0 : O_NONBLOCK | O_NOCTTY))
             guard descriptor >= 0 else { throw Refusal("cannot read '\(file)': \(String(cString: strerror(errno)))") }
-            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG || status.st_mode & S_IFMT == S_IFIFO else {
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == kind else {
                 close(descriptor)
                 throw refuse(status.st_mode & S_IFMT)
             }
